@@ -1,0 +1,65 @@
+// Package envelope builds response envelopes and is the one encoder that
+// turns them into canonical bytes (spec/envelope.md). Nothing else in the
+// repository marshals an envelope.
+package envelope
+
+import "github.com/noggin-go/noggin/core/noggin"
+
+// Version is the envelopeVersion of every envelope.
+const Version = 3
+
+// Envelope is a success or error response. Verb "" encodes as null.
+type Envelope struct {
+	Verb string
+	// Data is the success payload: *noggin.View (nil = null),
+	// *noggin.DeleteResult, *noggin.CopyResult, string (where),
+	// []noggin.Provider, or nil.
+	Data any
+	// Err is set for an error envelope.
+	Err *noggin.Error
+}
+
+// Success returns the success envelope of verb with data.
+func Success(verb string, data any) Envelope { return Envelope{Verb: verb, Data: data} }
+
+// Failure returns the error envelope of verb for err (non-noggin errors are
+// wrapped as noggin-error, exit 1).
+func Failure(verb string, err error) Envelope { return Envelope{Verb: verb, Err: noggin.Wrap(err)} }
+
+// Result returns Success(verb, data) when err is nil, else Failure(verb, err).
+func Result(verb string, data any, err error) Envelope {
+	if err != nil {
+		return Failure(verb, err)
+	}
+	return Success(verb, data)
+}
+
+// OK reports whether e is a success envelope.
+func (e Envelope) OK() bool { return e.Err == nil }
+
+// ExitCode is 0 for success, else the error's exit code.
+func (e Envelope) ExitCode() int {
+	if e.Err == nil {
+		return 0
+	}
+	return e.Err.ExitCode
+}
+
+// Message is the rendered error message ("" for success), as the CLI prints
+// it after "noggin: " and as error.message holds it.
+func (e Envelope) Message() string {
+	if e.Err == nil {
+		return ""
+	}
+	return e.Err.MessageFor(e.Verb)
+}
+
+// Encode returns the canonical bytes: two-space indented JSON in the
+// documented key order, data pruned, raw UTF-8, one trailing newline.
+func (e Envelope) Encode() []byte { panic("TODO") }
+
+// Text is Encode without the trailing newline (the MCP text content).
+func (e Envelope) Text() []byte {
+	b := e.Encode()
+	return b[:len(b)-1]
+}

@@ -1,0 +1,3 @@
+module github.com/noggin-go/noggin/core
+
+go 1.26

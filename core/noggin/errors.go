@@ -1,0 +1,236 @@
+package noggin
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error codes (the stable strings of spec/envelope.md). Codes are additive.
+const (
+	CodeNogginError       = "noggin-error"
+	CodeNoActiveItem      = "no-active-item"
+	CodeNoLocation        = "no-location"
+	CodeNoScheme          = "no-scheme"
+	CodeNoProvider        = "no-provider"
+	CodePathNotFound      = "path-not-found"
+	CodePathRequired      = "path-required"
+	CodeCycle             = "cycle"
+	CodePlacementMissing  = "placement-missing"
+	CodePlacementInvalid  = "placement-invalid"
+	CodeTitleRequired     = "title-required"
+	CodeTextRequired      = "text-required"
+	CodeNothingToEdit     = "nothing-to-edit"
+	CodeOptionMisused     = "option-misused"
+	CodeGotoUnsupported   = "goto-unsupported"
+	CodeGotoBaseMissing   = "goto-base-missing"
+	CodeGotoPathRequired  = "goto-path-required"
+	CodeGotoUnresolved    = "goto-unresolved"
+	CodeHasDescendants    = "has-descendants"
+	CodeOpenDescendants   = "open-descendants"
+	CodePopNoPath         = "pop-no-path"
+	CodeInvalidNote       = "invalid-note"
+	CodeInvalidOp         = "invalid-op"
+	CodeInvalidDocument   = "invalid-document"
+	CodeUnsupportedSchema = "unsupported-schema"
+	CodeLockTimeout       = "lock-timeout"
+	CodeIO                = "io"
+	CodeSourceRequired    = "source-required"
+	CodeDestRequired      = "dest-required"
+	CodeUsage             = "usage"
+	CodeDisposed          = "disposed"
+	CodeReadOnly          = "read-only"
+	// CodeLocationRefused is new in noggin for Go: a server refused a location
+	// outside its root directory (exit 2, data {location, detail}).
+	CodeLocationRefused = "location-refused"
+)
+
+// Error is the one error type of noggin. Message is the catalog wording
+// without the "<verb>: " prefix; MessageFor adds the prefix.
+type Error struct {
+	Code     string
+	ExitCode int
+	Message  string
+	// Data are the structured fields, in emission order.
+	Data []Field
+	// Literal marks a message that is complete as is (usage errors): no
+	// "<verb>: " prefix is ever added.
+	Literal bool
+}
+
+// Error implements error with the unprefixed message.
+func (e *Error) Error() string { return e.Message }
+
+// Get returns the value of a data field, or nil.
+func (e *Error) Get(name string) any {
+	for _, f := range e.Data {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	return nil
+}
+
+// MessageFor renders the message as every surface shows it: prefixed with
+// "<verb>: " where verb is data.verb if present, else the surface verb
+// (no prefix if neither, or if the message is literal).
+func (e *Error) MessageFor(verb string) string {
+	if e.Literal {
+		return e.Message
+	}
+	if v, ok := e.Get("verb").(string); ok && v != "" {
+		verb = v
+	}
+	if verb == "" {
+		return e.Message
+	}
+	return verb + ": " + e.Message
+}
+
+// F is shorthand for a Field.
+func F(name string, value any) Field { return Field{Name: name, Value: value} }
+
+// exitCodes maps each code to its exit code.
+var exitCodes = map[string]int{
+	CodeNogginError: 1, CodeNoActiveItem: 1, CodeNoLocation: 2, CodeNoScheme: 2,
+	CodeNoProvider: 2, CodePathNotFound: 1, CodePathRequired: 2, CodeCycle: 1,
+	CodePlacementMissing: 2, CodePlacementInvalid: 2, CodeTitleRequired: 2,
+	CodeTextRequired: 2, CodeNothingToEdit: 2, CodeOptionMisused: 2,
+	CodeGotoUnsupported: 2, CodeGotoBaseMissing: 1, CodeGotoPathRequired: 1,
+	CodeGotoUnresolved: 1, CodeHasDescendants: 1, CodeOpenDescendants: 1,
+	CodePopNoPath: 2, CodeInvalidNote: 2, CodeInvalidOp: 2, CodeInvalidDocument: 2,
+	CodeUnsupportedSchema: 2, CodeLockTimeout: 1, CodeIO: 2, CodeSourceRequired: 2,
+	CodeDestRequired: 2, CodeUsage: 2, CodeDisposed: 2, CodeReadOnly: 2,
+	CodeLocationRefused: 2,
+}
+
+// ExitCodeOf returns the exit code of a code (1 for unknown codes).
+func ExitCodeOf(code string) int {
+	if c, ok := exitCodes[code]; ok {
+		return c
+	}
+	return 1
+}
+
+// NewError builds an Error with the catalog message for code, computed from
+// data. It is the only way engine code creates errors.
+func NewError(code string, data ...Field) *Error {
+	return NewErrorDetail(code, "", data...)
+}
+
+// NewErrorDetail is NewError for codes whose wording needs a detail that is
+// not part of data: the engine reason of a cycle ("cannot move item next to
+// its own descendant"), the option of option-misused ("force" or
+// "closeAll"), the absolute file of lock-timeout.
+func NewErrorDetail(code, detail string, data ...Field) *Error {
+	e := &Error{Code: code, ExitCode: ExitCodeOf(code), Data: data}
+	e.Message = catalog(e, detail)
+	return e
+}
+
+// Errorf builds an Error with an explicit (unprefixed) message, for codes
+// whose wording comes from the situation (invalid-document, invalid-op, io).
+func Errorf(code string, format string, args ...any) *Error {
+	return &Error{Code: code, ExitCode: ExitCodeOf(code), Message: fmt.Sprintf(format, args...)}
+}
+
+// With returns a copy of e with extra data fields appended.
+func (e *Error) With(data ...Field) *Error {
+	c := *e
+	c.Data = append(append([]Field(nil), e.Data...), data...)
+	return &c
+}
+
+// Usage builds a usage error whose message is complete as given
+// (code noggin-error unless another is named, e.g. title-required, usage).
+func Usage(code string, exitCode int, message string) *Error {
+	return &Error{Code: code, ExitCode: exitCode, Message: message, Literal: true}
+}
+
+// Wrap turns any error into a noggin *Error: noggin errors are returned as
+// they are, anything else becomes noggin-error, exit 1, no data.
+func Wrap(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	return &Error{Code: CodeNogginError, ExitCode: 1, Message: err.Error(), Literal: true}
+}
+
+func str(e *Error, name string) string {
+	switch v := e.Get(name).(type) {
+	case string:
+		return v
+	case nil:
+		return ""
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// catalog is the one message catalog: the CLI wording of spec/envelope.md,
+// without the "<verb>: " prefix.
+func catalog(e *Error, detail string) string {
+	switch e.Code {
+	case CodeNoActiveItem:
+		return "no active item; pass a path"
+	case CodeNoLocation:
+		return "location required"
+	case CodeNoScheme:
+		return fmt.Sprintf("location '%s' has no scheme (expected scheme://…)", str(e, "location"))
+	case CodeNoProvider:
+		return fmt.Sprintf("no provider registered for scheme '%s://'", str(e, "scheme"))
+	case CodePathNotFound:
+		return str(e, "detail")
+	case CodePathRequired:
+		return "path required"
+	case CodeCycle:
+		if str(e, "placementKind") == "into" && strings.TrimSpace(str(e, "title")) != "" {
+			return fmt.Sprintf("cannot move %s into itself or its subtree (would create a cycle)", str(e, "path"))
+		}
+		return detail
+	case CodePlacementMissing:
+		return "choose exactly one of --before, --after, or --into"
+	case CodePlacementInvalid:
+		return fmt.Sprintf("unknown placement kind '%s'", str(e, "kind"))
+	case CodeTextRequired:
+		return "text required"
+	case CodeNothingToEdit:
+		return "nothing to edit; pass at least one of --done, --open, --title"
+	case CodeOptionMisused:
+		if detail == "closeAll" {
+			return "--close-all only applies when closing (with --done)"
+		}
+		return "--force only applies when closing (with --done)"
+	case CodeGotoUnsupported:
+		return "--goto is not supported"
+	case CodeGotoBaseMissing:
+		return "--goto has no base item"
+	case CodeGotoPathRequired:
+		return "--goto requires a path"
+	case CodeGotoUnresolved:
+		return "--goto " + str(e, "detail")
+	case CodeHasDescendants:
+		return fmt.Sprintf("%s has %s descendant(s); pass --recursive to delete the whole subtree", str(e, "path"), str(e, "descendantCount"))
+	case CodeOpenDescendants:
+		return fmt.Sprintf("%s has %s open descendant(s); pass --closeall to close them too, or --force to close %s anyway", str(e, "path"), str(e, "openCount"), str(e, "title"))
+	case CodePopNoPath:
+		return "takes no path; pop always operates on the active item"
+	case CodeInvalidNote:
+		return "invalid note object"
+	case CodeLockTimeout:
+		return fmt.Sprintf("could not acquire lock on %s within 5000ms", detail)
+	case CodeSourceRequired:
+		return "source noggin required"
+	case CodeDestRequired:
+		return "dest noggin required"
+	case CodeDisposed:
+		return "noggin is disposed"
+	case CodeReadOnly:
+		return "noggin is read-only"
+	case CodeLocationRefused:
+		return fmt.Sprintf("location '%s' refused: %s", str(e, "location"), str(e, "detail"))
+	}
+	return e.Code
+}

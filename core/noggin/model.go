@@ -1,0 +1,61 @@
+package noggin
+
+// SchemaVersion is the only document schema version this build reads and writes.
+const SchemaVersion = 1
+
+// Document is one noggin: a forest of items plus the active item (the cursor).
+//
+// Sibling order is the order of Items among items sharing a ParentKey.
+// Loaded documents remember their top-level key order and unknown fields
+// so that a rewrite keeps them.
+type Document struct {
+	// Active is the key of the active item; "" means null (no active item).
+	Active string
+	// Items holds every item of the forest, flat.
+	Items []*Item
+	// Order is the top-level key order as loaded (nil for a fresh document:
+	// schemaVersion, active, items). It may name keys of Extra.
+	Order []string
+	// Extra holds unknown top-level fields, kept and written back unchanged.
+	Extra []Field
+}
+
+// Item is one node of the tree.
+type Item struct {
+	Key string
+	// ParentKey is the parent's key; "" means null (a root).
+	ParentKey string
+	Title     string
+	Done      bool
+	// CreatedAt is nil when the item has no createdAt field.
+	CreatedAt *string
+	Notes     []Note
+	// Order is the field order as loaded (nil for items created by noggin:
+	// key, parentKey, title, done, createdAt, notes). It may name keys of Extra.
+	Order []string
+	// Extra holds unknown item fields, kept and written back unchanged.
+	Extra []Field
+}
+
+// Note is one append-only, timestamped note of an item.
+type Note struct {
+	// Timestamp is "" for a null timestamp.
+	Timestamp string
+	Text      string
+}
+
+// Field is one named value of an ordered mapping. Value is one of: nil,
+// bool, Number, string, []any (a sequence) or Map (a nested mapping).
+type Field struct {
+	Name  string
+	Value any
+}
+
+// Map is an ordered mapping of unknown data kept from a loaded document.
+type Map []Field
+
+// Number is a numeric scalar kept as its literal text (e.g. "42", "1.5").
+type Number string
+
+// NewDocument returns the empty document {schemaVersion: 1, active: null, items: []}.
+func NewDocument() *Document { return &Document{Items: []*Item{}} }
