@@ -1,0 +1,90 @@
+# noggin for Go — one Makefile for the whole workspace (see README.md).
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-builtin-rules
+
+GO        ?= go
+BIN       ?= $(CURDIR)/bin
+UNIT_PKGS := ./core/... ./surfaces/cli/... ./surfaces/mcp/... ./surfaces/rpc/...
+ALL_PKGS  := $(UNIT_PKGS) ./e2e/...
+FUZZTIME  ?= 20s
+ARGS      ?=
+
+.PHONY: help
+help: ## list the targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+.PHONY: build
+build: ## build noggin, noggin-mcp and noggin-rpc into ./bin
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/noggin ./surfaces/cli/cmd/noggin
+	$(GO) build -o $(BIN)/noggin-mcp ./surfaces/mcp/cmd/noggin-mcp
+	$(GO) build -o $(BIN)/noggin-rpc ./surfaces/rpc/cmd/noggin-rpc
+
+.PHONY: install
+install: ## go install the three binaries into $GOBIN (or ~/go/bin)
+	$(GO) install ./surfaces/cli/cmd/noggin ./surfaces/mcp/cmd/noggin-mcp ./surfaces/rpc/cmd/noggin-rpc
+
+.PHONY: run
+run: ## run the CLI on the default store: make run ARGS='push "spike storage"'
+	@$(GO) run ./surfaces/cli/cmd/noggin $(ARGS)
+
+.PHONY: test
+test: vet unit e2e ## everything CI runs: vet, unit tests with -race, the e2e suite
+
+.PHONY: vet
+vet: ## go vet and gofmt check over every module
+	$(GO) vet $(ALL_PKGS)
+	@out=$$(gofmt -l core surfaces e2e); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+.PHONY: unit
+unit: ## unit tests of core and the surfaces, with -race
+	$(GO) test -race -count=1 $(UNIT_PKGS)
+
+.PHONY: e2e
+e2e: ## cross-surface suite: same input, byte-identical envelopes on CLI, MCP and RPC
+	$(GO) test -race -count=1 -timeout 15m ./e2e/...
+
+.PHONY: bench
+bench: ## Go benchmarks of core (codec, engine, store, envelope) with -benchmem
+	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+
+.PHONY: bench-cli
+bench-cli: ## time whole noggin invocations on 10, 1k and 10k-item noggins (medians)
+	bash surfaces/cli/bench/bench.sh
+
+.PHONY: bench-mcp
+bench-mcp: ## warm noggin_show / noggin_note calls over stdio (p50, p99, calls/s)
+	$(GO) test -run '^$$' -bench . -benchmem ./surfaces/mcp/...
+
+.PHONY: bench-rpc
+bench-rpc: ## load test of noggin-rpc over loopback (p50, p99, req/s)
+	bash surfaces/rpc/scripts/bench.sh
+
+.PHONY: fuzz
+fuzz: ## run every fuzz target for FUZZTIME (default 20s) each
+	bash scripts/fuzz.sh $(FUZZTIME)
+
+.PHONY: gen
+gen: ## regenerate protobuf/Connect code with buf (pinned through the Go proxy)
+	bash surfaces/rpc/scripts/gen.sh
+
+.PHONY: checkgen
+checkgen: ## fail if committed generated code differs from a fresh generation
+	bash surfaces/rpc/scripts/checkgen.sh
+
+.PHONY: lint-proto
+lint-proto: ## buf lint (STANDARD) over proto/
+	bash surfaces/rpc/scripts/lint.sh
+
+.PHONY: lint
+lint: vet lint-proto ## go vet, gofmt and buf lint
+
+.PHONY: tidy
+tidy: ## go mod tidy in every module
+	for m in core surfaces/cli surfaces/mcp surfaces/rpc e2e; do (cd $$m && $(GO) mod tidy); done
+
+.PHONY: clean
+clean: ## remove ./bin
+	rm -rf $(BIN)
