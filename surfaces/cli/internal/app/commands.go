@@ -1,0 +1,350 @@
+package app
+
+import (
+	"bytes"
+	"io"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+// Version is the version printed by --version. Release builds set it with
+// -ldflags "-X github.com/noggin-go/noggin/surfaces/cli/internal/app.Version=v1.2.3";
+// otherwise the module version from the build info is used.
+var Version = ""
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// flagDoc documents one flag for help and completion.
+type flagDoc struct {
+	name, value, usage string
+}
+
+// flagDocs lists every flag of the grammar (spec/cli.md#flags) in help order.
+var flagDocs = []flagDoc{
+	{"noggin", "loc", "the noggin to use (default: $NOGGIN, then ~/.noggin.yaml)"},
+	{"title", "t", "the title (push, add) or the new title (edit)"},
+	{"before", "path", "place before this item"},
+	{"after", "path", "place after this item"},
+	{"into", "path", "place as the last child of this item"},
+	{"goto", "path", "move the cursor after the verb (bare: to its target; a path is relative to the target)"},
+	{"no-children", "", "render the target without its children"},
+	{"with-notes", "", "print the target's notes under the tree"},
+	{"with-siblings", "", "show every sibling row along the spine"},
+	{"with-descendants", "", "expand the target's whole subtree"},
+	{"with-all", "", "--with-siblings and --with-descendants"},
+	{"done", "", "close the item"},
+	{"open", "", "reopen the item"},
+	{"recursive", "", "delete the whole subtree"},
+	{"force", "", "close despite open descendants (they stay open)"},
+	{"close-all", "", "close the open descendants too"},
+	{"json", "", "print the response envelope (JSON); errors go to stderr as envelopes"},
+	{"with-json", "", "print the human output, an empty line, then the envelope"},
+}
+
+// verbDef describes one verb for help and completion.
+type verbDef struct {
+	name, args, usage string
+	flags             []string
+}
+
+// common flags every verb that opens a noggin accepts.
+var openFlags = []string{"noggin", "json", "with-json"}
+
+// verbDefs lists the verbs in help order.
+var verbDefs = []verbDef{
+	{"push", "<title…>", "create a child of the active item and make it active", []string{"title"}},
+	{"add", "<title…>", "create an item without moving the cursor (default: last child of the active item)",
+		[]string{"title", "before", "after", "into", "goto"}},
+	{"move", "[path]", "move an item (default: the active one) and its subtree; needs one of --before, --after, --into",
+		[]string{"before", "after", "into", "goto"}},
+	{"goto", "<path>", "make an item active", nil},
+	{"done", "[path]", "close an item (default: the active one) and make its parent active",
+		[]string{"force", "close-all"}},
+	{"pop", "", "close the active item and make its parent active", []string{"force", "close-all"}},
+	{"edit", "[path]", "close (--done), reopen (--open) or rename (--title) an item without moving the cursor",
+		[]string{"done", "open", "title", "force", "close-all", "goto"}},
+	{"show", "[path]", "print the tree around an item (default: the active one)",
+		[]string{"no-children", "with-notes", "with-siblings", "with-descendants", "with-all", "goto"}},
+	{"note", "[path] <text…>", "append a timestamped note to an item (default: the active one)", []string{"goto"}},
+	{"delete", "<path>", "delete an item (with --recursive: and its subtree)", []string{"recursive"}},
+	{"where", "", "print the noggin's location", nil},
+	{"copy", "<from> <to>", "append every item of one noggin to another (ignores --noggin)", nil},
+	{"providers", "", "list the registered location schemes", nil},
+	{"help", "[verb]", "print this help, or the help of one verb", nil},
+	{"completion", "bash|zsh|fish", "print a shell completion script", nil},
+}
+
+func findVerb(name string) *verbDef {
+	for i := range verbDefs {
+		if verbDefs[i].name == name {
+			return &verbDefs[i]
+		}
+	}
+	return nil
+}
+
+func findFlag(name string) flagDoc {
+	for _, f := range flagDocs {
+		if f.name == name {
+			return f
+		}
+	}
+	return flagDoc{name: name}
+}
+
+// verbFlags returns the flags documented for a verb: its own, then the
+// common ones (copy, providers, help and completion open no noggin).
+func (v *verbDef) verbFlags() []string {
+	if v.name == "help" || v.name == "completion" {
+		return nil
+	}
+	fs := append([]string(nil), v.flags...)
+	switch v.name {
+	case "copy", "providers":
+		fs = append(fs, "json", "with-json")
+	default:
+		fs = append(fs, openFlags...)
+	}
+	return fs
+}
+
+func (v *verbDef) synopsis() string {
+	s := "noggin " + v.name
+	if v.args != "" {
+		s += " " + v.args
+	}
+	for _, f := range v.flags {
+		d := findFlag(f)
+		switch {
+		case f == "goto":
+			s += " [--goto [path]]"
+		case d.value != "":
+			s += " [--" + f + " <" + d.value + ">]"
+		default:
+			s += " [--" + f + "]"
+		}
+	}
+	return s
+}
+
+func urfaveFlag(name string) ucli.Flag {
+	d := findFlag(name)
+	if d.value != "" {
+		return &ucli.StringFlag{Name: name, Usage: d.usage}
+	}
+	return &ucli.BoolFlag{Name: name, Usage: d.usage, DisableDefaultText: true}
+}
+
+// newApp builds the urfave/cli definition of noggin. It is used for what
+// urfave is good at — per-verb help, --version and the fish completion
+// script — while argv itself is parsed by Parse (the original grammar
+// accepts flags anywhere, which urfave cannot express).
+func newApp(stdout io.Writer) *ucli.App {
+	app := &ucli.App{
+		Name:                 "noggin",
+		Usage:                "working-memory tree CLI",
+		Version:              version(),
+		Writer:               stdout,
+		ErrWriter:            stdout,
+		HideHelpCommand:      true,
+		EnableBashCompletion: true,
+	}
+	app.Flags = []ucli.Flag{urfaveFlag("noggin"), urfaveFlag("json"), urfaveFlag("with-json")}
+	for i := range verbDefs {
+		v := &verbDefs[i]
+		if v.name == "help" {
+			continue
+		}
+		cmd := &ucli.Command{Name: v.name, Usage: v.usage, ArgsUsage: v.args,
+			Action: func(*ucli.Context) error { return nil }}
+		for _, f := range v.verbFlags() {
+			cmd.Flags = append(cmd.Flags, urfaveFlag(f))
+		}
+		app.Commands = append(app.Commands, cmd)
+	}
+	return app
+}
+
+// HelpText is the general help (spec/cli.md#help).
+func HelpText() string {
+	var b strings.Builder
+	b.WriteString(`noggin — working-memory tree CLI
+
+A noggin is one tree of items. An item has a title, a done flag, a creation
+time and an append-only list of timestamped notes; one item is active (the cursor).
+
+Usage:
+  noggin [flags…] <verb> [positionals and flags, in any order]
+
+Addressing:
+  /1/2          absolute: the 2nd child of the 1st root
+  .  ..         the active item, its parent
+  -  +          the previous / next sibling of the active item
+  1/2  ../1     relative to the active item (-/1, +/1: below a sibling)
+  Tree lines read "/1/3 📍✅ title ✏️": 📍 active, ✅ done, ✏️ has notes.
+
+Verbs:
+`)
+	for _, v := range verbDefs {
+		b.WriteString("  " + v.synopsis() + "\n")
+		b.WriteString("      " + v.usage + "\n")
+	}
+	b.WriteString(`
+Item creation:
+  --title <t>        the title (instead of positional words); edit: the new title
+
+Common flags:
+  --noggin <loc>     the noggin to use
+  --goto [path]      move the cursor after the verb (add, move, edit, show, note)
+  --json             print the response envelope; errors go to stderr as envelopes
+  --with-json        print the human output, an empty line, then the envelope
+  -h, --help         print help (noggin help <verb>: one verb)
+  --version          print the version
+
+Location (highest priority first):
+  1. --noggin <loc>
+  2. $NOGGIN
+  3. ~/.noggin.yaml
+
+A location is a bare file path (~/x.yaml, ./x.yaml, /abs/x.yaml) or a URI
+(file:///abs/x.yaml).
+`)
+	return b.String()
+}
+
+// writeVerbHelp prints the generated urfave/cli help of one verb.
+func writeVerbHelp(w io.Writer, name string) {
+	var b bytes.Buffer
+	app := newApp(&b)
+	_ = app.Run([]string{"noggin", name, "--help"})
+	_, _ = w.Write(b.Bytes())
+}
+
+// writeVersion prints "noggin version <v>".
+func writeVersion(w io.Writer) {
+	var b bytes.Buffer
+	app := newApp(&b)
+	ucli.VersionPrinter(ucli.NewContext(app, nil, nil))
+	_, _ = w.Write(b.Bytes())
+}
+
+// completionMarker is the last argument the completion scripts pass.
+const completionMarker = "--generate-bash-completion"
+
+// completions returns the completion candidates for argv (without the
+// marker): the verbs while no verb was typed, the flags when the word being
+// completed starts with "-" (the scripts pass it as the last argument).
+func completions(argv []string) []string {
+	partial := ""
+	if n := len(argv); n > 0 && strings.HasPrefix(argv[n-1], "-") {
+		partial, argv = argv[n-1], argv[:n-1]
+	}
+	verb := ""
+	if a, err := Parse(argv); err == nil && a.HasVerb {
+		verb = a.Verb
+	}
+	var out []string
+	if partial != "" {
+		names := []string{}
+		if v := findVerb(verb); v != nil {
+			names = v.verbFlags()
+		} else {
+			for _, f := range flagDocs {
+				names = append(names, f.name)
+			}
+		}
+		names = append(names, "help")
+		if verb == "" {
+			names = append(names, "version")
+		}
+		for _, n := range names {
+			if strings.HasPrefix("--"+n, partial) {
+				out = append(out, "--"+n)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	if verb == "" {
+		for _, v := range verbDefs {
+			out = append(out, v.name)
+		}
+		return out
+	}
+	if verb == "help" && len(argv) > 0 {
+		for _, v := range verbDefs {
+			out = append(out, v.name)
+		}
+	}
+	if verb == "completion" {
+		out = []string{"bash", "zsh", "fish"}
+	}
+	return out
+}
+
+const bashCompletion = `# bash completion for noggin (source it, or put it in your bash-completion dir)
+_noggin_complete() {
+  local cur words
+  COMPREPLY=()
+  cur="${COMP_WORDS[COMP_CWORD]}"
+  words=("${COMP_WORDS[@]:0:$COMP_CWORD}")
+  local opts
+  if [[ "$cur" == -* ]]; then
+    opts=$("${words[@]}" "$cur" --generate-bash-completion 2>/dev/null)
+  else
+    opts=$("${words[@]}" --generate-bash-completion 2>/dev/null)
+  fi
+  COMPREPLY=($(compgen -W "${opts}" -- "${cur}"))
+  return 0
+}
+complete -o bashdefault -o default -F _noggin_complete noggin
+`
+
+const zshCompletion = `#compdef noggin
+# zsh completion for noggin (put it in a directory of $fpath as _noggin, or source it)
+_noggin() {
+  local -a opts
+  local cur
+  cur=${words[-1]}
+  if [[ "$cur" == -* ]]; then
+    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion 2>/dev/null)}")
+  else
+    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
+  fi
+  if [[ "${opts[1]}" != "" ]]; then
+    _describe 'values' opts
+  else
+    _files
+  fi
+}
+if [[ "$funcstack[1]" = "_noggin" ]]; then
+  _noggin "$@"
+else
+  compdef _noggin noggin
+fi
+`
+
+// completionScript returns the completion script of a shell, or false.
+func completionScript(shell string) (string, bool) {
+	switch shell {
+	case "bash":
+		return bashCompletion, true
+	case "zsh":
+		return zshCompletion, true
+	case "fish":
+		s, err := newApp(io.Discard).ToFishCompletion()
+		return s, err == nil
+	}
+	return "", false
+}
