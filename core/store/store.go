@@ -4,6 +4,11 @@
 package store
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/noggin-go/noggin/core/noggin"
@@ -41,8 +46,87 @@ func Resolve(flag string, getenv func(string) string) string {
 }
 
 // Open opens the noggin at location (URI schemes route to providers; bare
-// paths to the file provider).
-func Open(location string, o Options) (noggin.Store, error) { panic("TODO") }
+// paths to the file provider) and loads it once, so a location whose file
+// cannot be read or parsed fails here (where, copy).
+//
+// Failures: no-location (empty), no-provider (unknown scheme, or memory://
+// without Options.Memory), location-refused (outside Options.Root), io,
+// invalid-document, unsupported-schema, invalid-note.
+func Open(location string, o Options) (noggin.Store, error) {
+	r, err := routeLocation(location, o.Memory)
+	if err != nil {
+		return nil, err
+	}
+	if r.scheme == "memory" {
+		return openMemory(r.label), nil
+	}
+	var s *fileStore
+	if o.Root != "" {
+		s, err = openInRoot(location, r.path, o)
+	} else {
+		var abs string
+		if abs, err = absPath(r.path); err == nil {
+			s = newFileStore(location, abs, abs, "", osFS{}, o)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Load(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// openInRoot resolves a file path inside o.Root: relative paths against the
+// root, absolute paths only when they lie inside it; "~" is not expanded.
+// All I/O then goes through an os.Root, so ".." and symlinks cannot escape.
+func openInRoot(location, p string, o Options) (*fileStore, error) {
+	if p == "" {
+		return nil, noggin.NewError(noggin.CodeNoLocation)
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
+		return nil, refusedError(location, "~ is not expanded inside the root directory")
+	}
+	rootAbs, err := filepath.Abs(o.Root)
+	if err != nil {
+		return nil, noggin.Wrap(err)
+	}
+	var rel string
+	if filepath.IsAbs(p) {
+		rel, err = relInside(rootAbs, p)
+		if err != nil {
+			// The root itself may be reached through a symlink (/tmp on macOS).
+			if real, rerr := filepath.EvalSymlinks(rootAbs); rerr == nil {
+				rel, err = relInside(real, p)
+			}
+		}
+		if err != nil {
+			return nil, refusedError(location, "outside the root directory")
+		}
+	} else {
+		rel = filepath.Clean(p)
+		if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, refusedError(location, "outside the root directory")
+		}
+	}
+	root, err := os.OpenRoot(rootAbs)
+	if err != nil {
+		return nil, writeError(err, "")
+	}
+	return newFileStore(location, filepath.Join(rootAbs, rel), rel, rootAbs, root, o), nil
+}
+
+// relInside returns p relative to dir, or an error if p is outside dir.
+func relInside(dir, p string) (string, error) {
+	rel, err := filepath.Rel(dir, filepath.Clean(p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", errOutside
+	}
+	return rel, nil
+}
+
+var errOutside = errors.New("outside the root")
 
 // Providers lists the registered schemes in registration order.
 func Providers(o Options) []noggin.Provider {
@@ -56,10 +140,44 @@ func Providers(o Options) []noggin.Provider {
 // Cache keeps opened noggins per location for a long-lived process
 // (MCP, RPC). Each cached store notices external file changes before every
 // call. A failed open is not cached.
-type Cache struct{ opts Options }
+type Cache struct {
+	opts    Options
+	mu      sync.Mutex
+	entries map[string]*cacheEntry
+}
+
+type cacheEntry struct {
+	ready chan struct{} // closed when the open finished
+	store noggin.Store
+	err   error
+}
 
 // NewCache returns an empty cache opening with o.
-func NewCache(o Options) *Cache { return &Cache{opts: o} }
+func NewCache(o Options) *Cache { return &Cache{opts: o, entries: map[string]*cacheEntry{}} }
 
-// Open returns the cached store for location, opening it on first use.
-func (c *Cache) Open(location string) (noggin.Store, error) { panic("TODO") }
+// Open returns the cached store for location (trimmed of surrounding white
+// space, which is also what its Describe returns), opening it on first
+// use. Concurrent first opens of one location share one open. A cached
+// file store re-reads its file whenever it changed, so it never serves a
+// stale document.
+func (c *Cache) Open(location string) (noggin.Store, error) {
+	key := strings.TrimSpace(location)
+	c.mu.Lock()
+	if e, ok := c.entries[key]; ok {
+		c.mu.Unlock()
+		<-e.ready // a failed open was dropped; its waiters share the error
+		return e.store, e.err
+	}
+	e := &cacheEntry{ready: make(chan struct{})}
+	c.entries[key] = e
+	c.mu.Unlock()
+
+	e.store, e.err = Open(key, c.opts)
+	if e.err != nil {
+		c.mu.Lock()
+		delete(c.entries, key)
+		c.mu.Unlock()
+	}
+	close(e.ready)
+	return e.store, e.err
+}

@@ -1,0 +1,420 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// racyWindow: a stamp taken less than this after the file's mtime cannot
+// prove the file unchanged (a later write may share the mtime), so the
+// bytes are compared as well.
+const racyWindow = time.Second
+
+// stamp identifies one version of the file on disk.
+type stamp struct {
+	exists bool
+	size   int64
+	mtime  int64 // ns
+	ctime  int64 // ns
+	ino    uint64
+	dev    uint64
+}
+
+func stampOf(fi fs.FileInfo) stamp {
+	st := stamp{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.ino = uint64(sys.Ino)
+		st.dev = uint64(sys.Dev)
+		st.ctime = sys.Ctim.Sec*1e9 + sys.Ctim.Nsec
+	}
+	return st
+}
+
+// fileStore is the file provider: one noggin file, its parsed document
+// cached and re-read when the file changes.
+type fileStore struct {
+	location string // as supplied (Describe)
+	abs      string // absolute file path (messages, data.path)
+	name     string // the file's name for fsy
+	base     string // directory relative names are shown against ("" = none)
+	fsy      fsys
+	jsonFile bool
+	timeout  time.Duration
+	poll     time.Duration
+
+	wmu sync.Mutex // serialises Update within the process
+
+	mu       sync.Mutex // guards the fields below
+	loaded   bool
+	doc      *noggin.Document
+	raw      []byte
+	st       stamp
+	checked  time.Time // when st was last confirmed
+	failSt   stamp     // stamp of the file that last failed to load
+	failErr  error
+	hub      hub
+	stopPoll chan struct{}
+}
+
+func newFileStore(location, abs, name, base string, fsy fsys, o Options) *fileStore {
+	s := &fileStore{
+		location: location, abs: abs, name: name, base: base, fsy: fsy,
+		jsonFile: strings.EqualFold(filepath.Ext(abs), ".json"),
+		timeout:  o.LockTimeout, poll: o.PollInterval,
+	}
+	if s.timeout <= 0 {
+		s.timeout = defaultLockTimeout
+	}
+	if s.poll <= 0 {
+		s.poll = 200 * time.Millisecond
+	}
+	s.hub.first = s.startPolling
+	s.hub.last = s.stopPolling
+	return s
+}
+
+// Describe returns the location exactly as supplied.
+func (s *fileStore) Describe() string { return s.location }
+
+// Load returns the current document, re-reading the file only when it
+// changed since the last look.
+func (s *fileStore) Load() (*noggin.Document, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refreshLocked()
+}
+
+// refreshLocked brings the cache up to date with the file. Failures are
+// returned (and published to watchers once per file version); the cached
+// document is kept.
+func (s *fileStore) refreshLocked() (*noggin.Document, error) {
+	now := time.Now()
+	st, statErr := s.stat()
+	if statErr == nil && s.loaded && st == s.st && !s.racy(now) {
+		return s.doc, nil
+	}
+	if statErr == nil && s.failErr != nil && st == s.failSt {
+		return nil, s.failErr
+	}
+	raw, err := s.read()
+	if err == nil && s.loaded && bytes.Equal(raw, s.raw) {
+		s.st, s.checked = st, now
+		s.failErr = nil
+		return s.doc, nil
+	}
+	var doc *noggin.Document
+	if err == nil {
+		doc, err = s.decode(raw)
+	}
+	if err != nil {
+		if statErr == nil {
+			fresh := s.failErr == nil || st != s.failSt
+			s.failSt, s.failErr = st, err
+			if fresh && s.hub.active() {
+				s.hub.publish(noggin.Event{Err: err})
+			}
+		}
+		return nil, err
+	}
+	s.failErr = nil
+	s.replaceLocked(doc, raw, st, now)
+	return doc, nil
+}
+
+// racy reports whether the cached stamp is too close to the file's mtime
+// to prove that the file is unchanged.
+func (s *fileStore) racy(now time.Time) bool {
+	return s.st.exists && s.checked.UnixNano()-s.st.mtime < int64(racyWindow)
+}
+
+// replaceLocked installs a new cached document and tells watchers what
+// changed (only a non-empty diff is an event).
+func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, st stamp, now time.Time) {
+	prev, had := s.doc, s.loaded
+	s.doc, s.raw, s.st, s.checked, s.loaded = doc, raw, st, now, true
+	if !had || !s.hub.active() {
+		return
+	}
+	if ch := noggin.Diff(prev, doc); len(ch) > 0 {
+		s.hub.publish(noggin.Event{Changes: ch, Doc: doc})
+	}
+}
+
+// stat returns the file's stamp; a missing file is the zero stamp.
+func (s *fileStore) stat() (stamp, error) {
+	fi, err := s.fsy.Stat(s.name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return stamp{}, nil
+		}
+		return stamp{}, err
+	}
+	return stampOf(fi), nil
+}
+
+// read returns the file's bytes; a missing file is nil. Other failures are
+// io (exit 2, data {path, detail}), or location-refused inside a root.
+func (s *fileStore) read() ([]byte, error) {
+	b, err := s.fsy.ReadFile(s.name)
+	if err == nil {
+		return b, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if e := s.refused(err); e != nil {
+		return nil, e
+	}
+	detail := osMessage(err, s.base)
+	return nil, noggin.Errorf(noggin.CodeIO, "failed to read file: %s", detail).
+		With(noggin.F("path", s.abs), noggin.F("detail", detail))
+}
+
+// refused maps an os.Root escape to location-refused.
+func (s *fileStore) refused(err error) error {
+	if !isEscape(err) {
+		return nil
+	}
+	return refusedError(s.location, "path escapes the root directory")
+}
+
+// decode parses the file's bytes: JSON for .json files, else YAML. Load
+// errors of the document get data.path.
+func (s *fileStore) decode(raw []byte) (*noggin.Document, error) {
+	if raw == nil { // missing file
+		return noggin.NewDocument(), nil
+	}
+	var doc *noggin.Document
+	var err error
+	if s.jsonFile {
+		doc, err = codec.DecodeJSON(raw)
+	} else {
+		doc, err = codec.DecodeYAML(raw)
+	}
+	if err != nil {
+		var e *noggin.Error
+		if errors.As(err, &e) && (e.Code == noggin.CodeInvalidDocument || e.Code == noggin.CodeUnsupportedSchema) {
+			return nil, e.With(noggin.F("path", s.abs))
+		}
+		return nil, err
+	}
+	return doc, nil
+}
+
+func (s *fileStore) encode(doc *noggin.Document) []byte {
+	if s.jsonFile {
+		return codec.EncodeJSON(doc)
+	}
+	return codec.EncodeYAML(doc)
+}
+
+// Update plans on the cached document, then under the in-process mutex and
+// the cross-process lock re-reads the file, re-plans, applies and writes.
+func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+	doc, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	ops, err := plan(doc)
+	if err != nil {
+		return nil, err
+	}
+	if len(ops) == 0 {
+		return doc, nil
+	}
+
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	// Our divergence: missing parent directories are created first.
+	if dir := path.Dir(filepath.ToSlash(s.name)); dir != "." && dir != "/" {
+		if _, err := s.fsy.Stat(dir); err != nil {
+			if err := s.fsy.MkdirAll(dir, 0o777); err != nil {
+				return nil, s.writeErr(err)
+			}
+		}
+	}
+	release, err := acquireLock(s.fsy, s.name, s.abs, s.timeout)
+	if err != nil {
+		return nil, s.writeErr(err)
+	}
+	defer release()
+
+	// Re-read under the lock: the ops apply to the file as it is now.
+	st, err := s.stat()
+	if err != nil {
+		if e := s.refused(err); e != nil {
+			return nil, e
+		}
+	}
+	raw, err := s.read()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	fresh, cachedRaw := s.doc, s.raw
+	same := s.loaded && bytes.Equal(raw, cachedRaw)
+	s.mu.Unlock()
+	if !same {
+		if fresh, err = s.decode(raw); err != nil {
+			return nil, err
+		}
+	}
+	if ops, err = plan(fresh); err != nil {
+		return nil, err
+	}
+	if len(ops) == 0 {
+		s.mu.Lock()
+		s.replaceLocked(fresh, raw, st, time.Now())
+		s.mu.Unlock()
+		return fresh, nil
+	}
+	next, err := noggin.Apply(fresh, ops)
+	if err != nil {
+		return nil, err
+	}
+	out := s.encode(next)
+	s.removeStaleTemps()
+	if err := s.writeAtomic(out); err != nil {
+		return nil, s.writeErr(err)
+	}
+	st, _ = s.stat()
+	s.mu.Lock()
+	s.failErr = nil
+	s.replaceLocked(next, out, st, time.Now())
+	s.mu.Unlock()
+	return next, nil
+}
+
+func (s *fileStore) writeErr(err error) error {
+	if e := s.refused(err); e != nil {
+		return e
+	}
+	return writeError(err, s.base)
+}
+
+// tempPrefix is the prefix of this file's temporary files.
+func (s *fileStore) tempPrefix() string { return path.Base(filepath.ToSlash(s.name)) + ".tmp-" }
+
+// writeAtomic writes data to <file>.tmp-<pid>-<epoch-ms>, fsyncs it,
+// renames it over the file and fsyncs the directory. The temp file is
+// removed on failure.
+func (s *fileStore) writeAtomic(data []byte) (err error) {
+	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
+	f, err := s.fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = s.fsy.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	for attempt := 1; ; attempt++ {
+		err = s.fsy.Rename(tmp, s.name)
+		if err == nil || attempt == 6 || !(errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EACCES)) {
+			break
+		}
+		time.Sleep(time.Duration(5+rand.IntN(15)) * time.Millisecond)
+	}
+	if err != nil {
+		return err
+	}
+	if d, derr := s.fsy.Open(s.dir()); derr == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}
+
+// dir is the directory holding the file, as an fsys name.
+func (s *fileStore) dir() string {
+	return filepath.FromSlash(path.Dir(filepath.ToSlash(s.name)))
+}
+
+// removeStaleTemps deletes temporary files of this noggin left behind by
+// writers that died (or by this process). Called under the lock.
+func (s *fileStore) removeStaleTemps() {
+	d, err := s.fsy.Open(s.dir())
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	_ = d.Close()
+	prefix := s.tempPrefix()
+	for _, n := range names {
+		rest, ok := strings.CutPrefix(n, prefix)
+		if !ok {
+			continue
+		}
+		pidText, ms, ok := strings.Cut(rest, "-")
+		pid, err1 := strconv.Atoi(pidText)
+		_, err2 := strconv.ParseUint(ms, 10, 64)
+		if !ok || err1 != nil || err2 != nil || pid <= 0 {
+			continue
+		}
+		if pid == os.Getpid() || !pidAlive(float64(pid)) {
+			_ = s.fsy.Remove(filepath.Join(s.dir(), n))
+		}
+	}
+}
+
+// Watch streams change events until ctx is done. While anyone watches, the
+// file is polled every PollInterval for external changes.
+func (s *fileStore) Watch(ctx context.Context) <-chan noggin.Event {
+	// Make sure there is a baseline to diff external changes against.
+	_, _ = s.Load()
+	return s.hub.watch(ctx)
+}
+
+// startPolling and stopPolling run under the hub's lock.
+func (s *fileStore) startPolling() {
+	stop := make(chan struct{})
+	s.stopPoll = stop
+	go func() {
+		t := time.NewTicker(s.poll)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				_, _ = s.Load()
+			}
+		}
+	}()
+}
+
+func (s *fileStore) stopPolling() {
+	if s.stopPoll != nil {
+		close(s.stopPoll)
+		s.stopPoll = nil
+	}
+}
+
+func refusedError(location, detail string) error {
+	return noggin.NewError(noggin.CodeLocationRefused,
+		noggin.F("location", location), noggin.F("detail", detail))
+}

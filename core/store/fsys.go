@@ -1,0 +1,140 @@
+package store
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// fsys is the file I/O the file provider needs. *os.Root implements it
+// (names relative to the root, escapes refused); osFS implements it with
+// the os package (absolute names).
+type fsys interface {
+	Stat(name string) (fs.FileInfo, error)
+	ReadFile(name string) ([]byte, error)
+	WriteFile(name string, data []byte, perm fs.FileMode) error
+	Open(name string) (*os.File, error)
+	OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
+	Mkdir(name string, perm fs.FileMode) error
+	MkdirAll(name string, perm fs.FileMode) error
+	Remove(name string) error
+	RemoveAll(name string) error
+	Rename(oldname, newname string) error
+}
+
+// osFS is the unconfined file system.
+type osFS struct{}
+
+func (osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
+func (osFS) ReadFile(name string) ([]byte, error)  { return os.ReadFile(name) }
+func (osFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	return os.WriteFile(name, data, perm)
+}
+func (osFS) Open(name string) (*os.File, error) { return os.Open(name) }
+func (osFS) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag, perm)
+}
+func (osFS) Mkdir(name string, perm fs.FileMode) error    { return os.Mkdir(name, perm) }
+func (osFS) MkdirAll(name string, perm fs.FileMode) error { return os.MkdirAll(name, perm) }
+func (osFS) Remove(name string) error                     { return os.Remove(name) }
+func (osFS) RemoveAll(name string) error                  { return os.RemoveAll(name) }
+func (osFS) Rename(oldname, newname string) error         { return os.Rename(oldname, newname) }
+
+var _ fsys = (*os.Root)(nil)
+
+// isEscape reports whether err is os.Root refusing a path that leaves the
+// root ("..", absolute symlinks, symlinks pointing outside).
+func isEscape(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
+// errnoText is the libuv wording of the errors a noggin file meets, so that
+// OS messages read like the original tool's ("EISDIR: illegal operation on
+// a directory, read").
+var errnoText = map[syscall.Errno][2]string{
+	syscall.ENOENT:       {"ENOENT", "no such file or directory"},
+	syscall.EACCES:       {"EACCES", "permission denied"},
+	syscall.EISDIR:       {"EISDIR", "illegal operation on a directory"},
+	syscall.ENOTDIR:      {"ENOTDIR", "not a directory"},
+	syscall.EPERM:        {"EPERM", "operation not permitted"},
+	syscall.EEXIST:       {"EEXIST", "file already exists"},
+	syscall.ELOOP:        {"ELOOP", "too many symbolic links encountered"},
+	syscall.ENAMETOOLONG: {"ENAMETOOLONG", "name too long"},
+	syscall.EROFS:        {"EROFS", "read-only file system"},
+	syscall.ENOSPC:       {"ENOSPC", "no space left on device"},
+	syscall.EBUSY:        {"EBUSY", "resource busy or locked"},
+	syscall.EMFILE:       {"EMFILE", "too many open files"},
+	syscall.ENFILE:       {"ENFILE", "file table overflow"},
+	syscall.EIO:          {"EIO", "i/o error"},
+	syscall.EINVAL:       {"EINVAL", "invalid argument"},
+	syscall.EXDEV:        {"EXDEV", "cross-device link not permitted"},
+	syscall.ENOTEMPTY:    {"ENOTEMPTY", "directory not empty"},
+	syscall.ENXIO:        {"ENXIO", "no such device or address"},
+}
+
+// osMessage renders an OS error the way Node does
+// ("<CODE>: <description>, <syscall> '<path>'"); base, when non-empty, is
+// joined to relative paths (names inside an os.Root). Errors it does not
+// know keep Go's wording.
+func osMessage(err error, base string) string {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err.Error()
+	}
+	t, ok := errnoText[errno]
+	if !ok {
+		return err.Error()
+	}
+	abs := func(p string) string {
+		if base != "" && !filepath.IsAbs(p) {
+			return filepath.Join(base, p)
+		}
+		return p
+	}
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		op := syscallName(pe.Op)
+		if op == "read" || op == "write" || op == "fsync" || op == "sync" {
+			return t[0] + ": " + t[1] + ", " + op
+		}
+		return t[0] + ": " + t[1] + ", " + op + " '" + abs(pe.Path) + "'"
+	case errors.As(err, &le):
+		op := syscallName(le.Op)
+		return t[0] + ": " + t[1] + ", " + op + " '" + abs(le.Old) + "' -> '" + abs(le.New) + "'"
+	}
+	return t[0] + ": " + t[1]
+}
+
+// writeError turns an unexpected OS error of a write into noggin-error
+// (exit 1, no data), worded like the original's raw errors.
+func writeError(err error, base string) error {
+	if e, ok := err.(*noggin.Error); ok {
+		return e
+	}
+	return noggin.Wrap(errors.New(osMessage(err, base)))
+}
+
+// syscallName maps Go's operation names (including os.Root's *at calls)
+// to Node's syscall names.
+func syscallName(op string) string {
+	switch op {
+	case "openat", "openat2":
+		return "open"
+	case "mkdirat":
+		return "mkdir"
+	case "renameat":
+		return "rename"
+	case "unlinkat", "removeat", "remove":
+		return "unlink"
+	case "fstatat", "statat", "lstat":
+		return "stat"
+	}
+	return op
+}

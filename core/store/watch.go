@@ -1,0 +1,100 @@
+package store
+
+import (
+	"context"
+	"sync"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// hub fans events out to subscribers. Each subscriber has an unbounded
+// queue, so publishing never blocks a writer, and a goroutine that feeds
+// its channel in order. publish is called with the store's state lock
+// held, which fixes one global event order.
+type hub struct {
+	mu   sync.Mutex
+	subs map[*subscriber]struct{}
+	// first and last run (under mu) when the first subscriber arrives and
+	// when the last one leaves (start/stop polling).
+	first, last func()
+}
+
+type subscriber struct {
+	mu     sync.Mutex
+	queue  []noggin.Event
+	signal chan struct{}
+}
+
+// active reports whether anyone is subscribed.
+func (h *hub) active() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs) > 0
+}
+
+// publish queues ev for every current subscriber.
+func (h *hub) publish(ev noggin.Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.subs {
+		s.mu.Lock()
+		s.queue = append(s.queue, ev)
+		s.mu.Unlock()
+		select {
+		case s.signal <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// watch subscribes until ctx is done; the returned channel is then closed.
+func (h *hub) watch(ctx context.Context) <-chan noggin.Event {
+	s := &subscriber{signal: make(chan struct{}, 1)}
+	h.mu.Lock()
+	if h.subs == nil {
+		h.subs = map[*subscriber]struct{}{}
+	}
+	h.subs[s] = struct{}{}
+	if len(h.subs) == 1 && h.first != nil {
+		h.first()
+	}
+	h.mu.Unlock()
+
+	out := make(chan noggin.Event)
+	go func() {
+		defer close(out)
+		defer func() {
+			h.mu.Lock()
+			delete(h.subs, s)
+			if len(h.subs) == 0 && h.last != nil {
+				h.last()
+			}
+			h.mu.Unlock()
+		}()
+		for {
+			s.mu.Lock()
+			var ev noggin.Event
+			have := len(s.queue) > 0
+			if have {
+				ev = s.queue[0]
+				s.queue[0] = noggin.Event{}
+				s.queue = s.queue[1:]
+			}
+			s.mu.Unlock()
+			if !have {
+				select {
+				case <-s.signal:
+					continue
+				case <-ctx.Done():
+					return
+				}
+			}
+			select {
+			case out <- ev:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}
