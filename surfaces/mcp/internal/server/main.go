@@ -1,0 +1,159 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/store"
+)
+
+// Env is what Main needs from the process.
+type Env struct {
+	Args   []string // without the program name
+	Getenv func(string) string
+	Stdin  io.ReadCloser
+	Stdout io.WriteCloser
+	Stderr io.Writer
+	// Ready, if set, is called with the listen address once --http listens.
+	Ready func(addr string)
+}
+
+const usage = `usage: noggin-mcp [--root DIR] [--http ADDR [--allow-remote]]
+
+Serves the noggin MCP tools over stdio (default) or streamable HTTP.
+
+  --root DIR       only serve noggins under DIR (default with --http: the current directory)
+  --http ADDR      serve streamable HTTP on ADDR (e.g. 127.0.0.1:8765) instead of stdio
+  --allow-remote   allow --http on a non-loopback address (no authentication: use with care)
+  --log-level L    stderr log level: debug, info, warn, error (default warn)
+`
+
+// Main runs the noggin-mcp binary and returns its exit code. Logs go to
+// Stderr only; Stdout carries nothing but MCP messages (stdio mode).
+func Main(ctx context.Context, env Env) int {
+	fs := flag.NewFlagSet("noggin-mcp", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() { fmt.Fprint(env.Stderr, usage) }
+	root := fs.String("root", "", "")
+	httpAddr := fs.String("http", "", "")
+	allowRemote := fs.Bool("allow-remote", false, "")
+	level := fs.String("log-level", "warn", "")
+	if err := fs.Parse(env.Args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.Stderr, "noggin-mcp: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		fmt.Fprintf(env.Stderr, "noggin-mcp: bad --log-level %q\n", *level)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: lv}))
+
+	eng, err := noggin.EngineFromEnv(env.Getenv)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "noggin-mcp: %v\n", err)
+		return 2
+	}
+	opts := store.Options{}
+	if *root == "" && *httpAddr != "" {
+		*root = "."
+	}
+	if *root != "" {
+		abs, err := filepath.Abs(*root)
+		if err == nil {
+			var fi os.FileInfo
+			if fi, err = os.Stat(abs); err == nil && !fi.IsDir() {
+				err = fmt.Errorf("%s is not a directory", abs)
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "noggin-mcp: --root: %v\n", err)
+			return 2
+		}
+		opts.Root = abs
+	}
+	h := NewHandler(Config{Engine: eng, Store: opts, Logger: log})
+
+	if *httpAddr == "" {
+		t := &mcp.IOTransport{Reader: env.Stdin, Writer: env.Stdout}
+		if err := h.Server().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+			log.Error("stdio session ended", "error", err)
+			return 1
+		}
+		return 0
+	}
+	if err := checkListenAddr(*httpAddr, *allowRemote); err != nil {
+		fmt.Fprintf(env.Stderr, "noggin-mcp: %v\n", err)
+		return 2
+	}
+	ln, err := net.Listen("tcp", *httpAddr)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "noggin-mcp: %v\n", err)
+		return 1
+	}
+	log.Warn("serving streamable HTTP", "addr", ln.Addr().String(), "root", opts.Root)
+	if env.Ready != nil {
+		env.Ready(ln.Addr().String())
+	}
+	srv := &http.Server{Handler: HTTPHandler(h, log), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Error("http server", "error", err)
+		return 1
+	}
+	return 0
+}
+
+// HTTPHandler serves the tools over streamable HTTP with the SDK's DNS
+// rebinding (localhost) protection and Go's cross-origin protection on.
+func HTTPHandler(h *Handler, log *slog.Logger) http.Handler {
+	srv := h.Server()
+	sh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Logger: log})
+	return http.NewCrossOriginProtection().Handler(sh)
+}
+
+// checkListenAddr refuses non-loopback listen addresses unless allowed.
+// An empty host (":8080") listens on every interface and counts as remote.
+func checkListenAddr(addr string, allowRemote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: %v", addr, err)
+	}
+	if allowRemote || isLoopbackHost(host) {
+		return nil
+	}
+	return fmt.Errorf("--http %q is not a loopback address; pass --allow-remote to listen on it anyway (the server has no authentication)", addr)
+}
+
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,238 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// prop is one property of an input schema: its name and its schema
+// (without the description), in the order the spec lists them.
+type prop struct {
+	name   string
+	schema string // JSON object text without the closing brace's description
+	desc   string
+}
+
+// Shared property schemas (spec/mcp.md#shared-property-schemas).
+var (
+	pNoggin = prop{"noggin", `"type": "string"`,
+		"canonical location of the noggin to operate on — e.g. `~/.noggin.yaml`, `./.noggin.yaml`, `/abs/path.yaml`, or `file:///abs/path.yaml`. Required on every tool call."}
+	pPath = prop{"path", `"type": "string"`,
+		"noggin path: absolute /1/2 (1-based positions from the roots) or relative to the active item (., .., -, +, 2/1, ../3)"}
+	pTitle  = prop{"title", `"type": "string"`, "item title (one line)"}
+	pGoto   = prop{"goto", `"type": ["string", "boolean"]`, "true = goto the target; string = goto this path after the verb"}
+	pBefore = prop{"before", `"type": "string"`, "place as sibling before this anchor path"}
+	pAfter  = prop{"after", `"type": "string"`, "place as sibling after this anchor path"}
+	pInto   = prop{"into", `"type": "string"`, "place as last child of this anchor path"}
+	pForce  = prop{"force", `"type": "boolean"`, "close even if open descendants exist (leaves them open)"}
+	pClose  = prop{"closeAll", `"type": "boolean"`, "cascade-close all open descendants first"}
+)
+
+// schema renders {"type": "object", "required": [...], "properties": {...}}
+// with the properties in the given order. required nil omits the key.
+func schema(required []string, props ...prop) json.RawMessage {
+	var b strings.Builder
+	b.WriteString(`{"type": "object"`)
+	if required != nil {
+		r, _ := json.Marshal(required)
+		b.WriteString(`, "required": `)
+		b.Write(r)
+	}
+	b.WriteString(`, "properties": {`)
+	for i, p := range props {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		n, _ := json.Marshal(p.name)
+		d := marshalNoEscape(p.desc)
+		b.Write(n)
+		b.WriteString(": {")
+		b.WriteString(p.schema)
+		b.WriteString(`, "description": `)
+		b.Write(d)
+		b.WriteString("}")
+	}
+	b.WriteString("}}")
+	raw := json.RawMessage(b.String())
+	if !json.Valid(raw) {
+		panic("invalid schema: " + b.String())
+	}
+	return raw
+}
+
+func marshalNoEscape(s string) []byte {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return []byte(strings.TrimSuffix(b.String(), "\n"))
+}
+
+// outputSchema admits every envelope: a success envelope (status "ok",
+// data any JSON value) and an error envelope (status "error", error object).
+var outputSchema = json.RawMessage(`{
+  "type": "object",
+  "description": "noggin response envelope (success or error), the same JSON as the text content",
+  "required": ["status", "envelopeVersion", "verb"],
+  "properties": {
+    "status": {"type": "string", "enum": ["ok", "error"]},
+    "envelopeVersion": {"type": "integer", "const": 3},
+    "verb": {"type": ["string", "null"]},
+    "data": {"description": "verb result: a tree view, delete result, copy result, location string, provider list, or null"},
+    "error": {
+      "type": "object",
+      "required": ["code", "message", "exitCode"],
+      "properties": {
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "exitCode": {"type": "integer"},
+        "data": {"type": "object"}
+      }
+    }
+  },
+  "oneOf": [
+    {"properties": {"status": {"const": "ok"}}, "required": ["data"]},
+    {"properties": {"status": {"const": "error"}}, "required": ["error"]}
+  ]
+}`)
+
+func ptr[T any](v T) *T { return &v }
+
+// annotations builds truthful hints. openWorldHint is always false: a
+// noggin is a closed local document.
+func annotations(readOnly, destructive, idempotent bool) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{
+		ReadOnlyHint:   readOnly,
+		IdempotentHint: idempotent,
+		OpenWorldHint:  ptr(false),
+	}
+	if !readOnly {
+		a.DestructiveHint = ptr(destructive)
+	}
+	return a
+}
+
+// toolDefs lists the tools in the order tools/list returns them
+// (spec/mcp.md#tools).
+//
+// Annotation decisions (hints describe a repeat call with the same
+// arguments):
+//   - show, where, providers: read-only (MCP show has no goto), hence
+//     idempotent.
+//   - edit: idempotent — setting a state or title that already holds writes
+//     nothing. (Exception: edit with a relative or absent path together with
+//     goto moves the cursor, so a repeat resolves another target.)
+//     Destructive: it can close/reopen and rename.
+//   - goto: not idempotent — relative paths (+, -, .., 2) resolve against the
+//     cursor the call itself moves. Not destructive (only the cursor moves).
+//   - done: not idempotent — it moves the cursor to the parent, so a repeat
+//     without a path closes the parent. Destructive (closes items).
+//   - pop: not idempotent for the same reason; destructive.
+//   - move: not idempotent (positions shift); destructive (reorders).
+//   - delete: not idempotent (paths shift onto the next item); destructive.
+//   - push, add, note, copy: additive (never remove or overwrite anything),
+//     not idempotent (each call appends).
+var toolDefs = []*mcp.Tool{
+	{
+		Name:        "noggin_show",
+		Description: "Show the current-position view (spine + peers + first-level children). Default target is active.",
+		InputSchema: schema([]string{"noggin"}, pNoggin, pPath,
+			prop{"noChildren", `"type": "boolean"`, "omit first-level children of the target"},
+			prop{"withSiblings", `"type": "boolean"`, "also include ancestor sibling rows at every depth"},
+			prop{"withDescendants", `"type": "boolean"`, "expand the target subtree recursively"},
+			prop{"withAll", `"type": "boolean"`, "shorthand for withSiblings + withDescendants"},
+			prop{"withNotes", `"type": "boolean"`, "include note bodies after the tree (human-readable)"}),
+		Annotations: annotations(true, false, true),
+	},
+	{
+		Name:        "noggin_push",
+		Description: "Create a child of active and immediately become it (going on a side-quest).",
+		InputSchema: schema([]string{"noggin", "title"}, pNoggin, pTitle),
+		Annotations: annotations(false, false, false),
+	},
+	{
+		Name:        "noggin_add",
+		Description: "Add a child without making it active (capture a deferred todo).",
+		InputSchema: schema([]string{"noggin", "title"}, pNoggin, pTitle, pBefore, pAfter, pInto, pGoto),
+		Annotations: annotations(false, false, false),
+	},
+	{
+		Name:        "noggin_goto",
+		Description: "Make the item at the given path active.",
+		InputSchema: schema([]string{"noggin", "path"}, pNoggin, pPath),
+		Annotations: annotations(false, false, false),
+	},
+	{
+		Name:        "noggin_done",
+		Description: "Mark target done and surface to its parent. Idempotent.",
+		InputSchema: schema([]string{"noggin"}, pNoggin, pPath, pForce, pClose),
+		Annotations: annotations(false, true, false),
+	},
+	{
+		Name:        "noggin_pop",
+		Description: "Shorthand for done on the active item.",
+		InputSchema: schema([]string{"noggin"}, pNoggin, pForce, pClose),
+		Annotations: annotations(false, true, false),
+	},
+	{
+		Name:        "noggin_edit",
+		Description: "Idempotent mutation of an item's state and/or title. Pass at least one of state or title.",
+		InputSchema: schema([]string{"noggin"}, pNoggin, pPath,
+			prop{"state", `"type": "string", "enum": ["done", "open"]`, "set done/open state"},
+			prop{"title", `"type": "string"`, "new title (rename)"},
+			pForce, pClose, pGoto),
+		Annotations: annotations(false, true, true),
+	},
+	{
+		Name:        "noggin_note",
+		Description: "Append a timestamped note to an item (default: active).",
+		InputSchema: schema([]string{"noggin", "text"}, pNoggin, pPath,
+			prop{"text", `"type": "string"`, "note body (free-form)"}),
+		Annotations: annotations(false, false, false),
+	},
+	{
+		Name:        "noggin_move",
+		Description: "Relocate an item. Exactly one of before/after/into is required.",
+		InputSchema: schema([]string{"noggin"}, pNoggin, pPath, pBefore, pAfter, pInto),
+		Annotations: annotations(false, true, false),
+	},
+	{
+		Name:        "noggin_delete",
+		Description: "Remove an item. Pass recursive=true if it has descendants.",
+		InputSchema: schema([]string{"noggin", "path"}, pNoggin, pPath,
+			prop{"recursive", `"type": "boolean"`, "also delete descendants"}),
+		Annotations: annotations(false, true, false),
+	},
+	{
+		Name:        "noggin_where",
+		Description: "Return the canonical location string of the given noggin (echoes back the `noggin` parameter, useful for confirming the value the server interpreted).",
+		InputSchema: schema([]string{"noggin"}, pNoggin),
+		Annotations: annotations(true, false, true),
+	},
+	{
+		Name:        "noggin_copy",
+		Description: "Append every item from `from` into `to` (whole-noggin, append-only). New keys are generated; notes, done state, and createdAt timestamps are preserved verbatim. Use to migrate a noggin between locations or duplicate a tree under one root.",
+		InputSchema: schema([]string{"from", "to"},
+			prop{"from", `"type": "string"`, "canonical location of the SOURCE noggin (read-only)"},
+			prop{"to", `"type": "string"`, "canonical location of the DESTINATION noggin (mutated)"}),
+		Annotations: annotations(false, false, false),
+	},
+	{
+		Name:        "noggin_providers",
+		Description: "List providers registered in this MCP server (e.g. file://). Useful for discovering what location forms the server accepts.",
+		InputSchema: schema(nil),
+		Annotations: annotations(true, false, true),
+	},
+}
+
+// Instructions is the server's instructions text: the mental model in a
+// few lines.
+const Instructions = `noggin is a working-memory tree for in-flight work. Every tool (except noggin_copy and noggin_providers) takes "noggin": the location of one noggin file (e.g. "~/.noggin.yaml" or "./.noggin.yaml"); always pass the same location.
+- Tree: items (title, done flag, timestamped notes) nested at any depth. One item may be active (the cursor): what you are working on now.
+- Paths: absolute /1/2 = 2nd child of the 1st root (1-based). Relative paths resolve against the active item: . (active), .. (parent), - / + (previous/next sibling), 2 (its 2nd child). Paths shift when items move; re-read them from the latest result.
+- noggin_push = start a side-quest (new child of active, becomes active). noggin_add = capture a todo for later (cursor stays; place with before/after/into).
+- noggin_done / noggin_pop close an item (a "closed" note is added) and move the cursor to its parent. Items with open children need force or closeAll.
+- noggin_note records findings on an item; noggin_show shows the spine, peers and children around the active item.
+Each result is a JSON envelope: {"status":"ok","data":...} or {"status":"error","error":{"code","message","exitCode","data"}}. Wait for each result before the next mutating call.`
