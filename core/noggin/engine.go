@@ -37,32 +37,3 @@ func (e *Engine) Delete(s Store, o DeleteOpts) (*DeleteResult, error) { panic("T
 // Copy appends every item of src to dst with fresh keys. A nil src is
 // source-required, a nil dst dest-required.
 func (e *Engine) Copy(src, dst Store) (*CopyResult, error) { panic("TODO") }
-
-// Apply applies ops to a copy of doc and validates the result
-// (spec/data-model.md). doc is not modified.
-func Apply(doc *Document, ops []Op) (*Document, error) { panic("TODO") }
-
-// Validate checks the write-time invariants of a document.
-func Validate(doc *Document) error { panic("TODO") }
-
-// Diff returns the changes from prev to next (spec/changes.md).
-func Diff(prev, next *Document) []Change { panic("TODO") }
-
-// Equal reports structural equality (active, then every item in array
-// order: key, parentKey, title, done, createdAt, notes).
-func Equal(a, b *Document) bool { panic("TODO") }
-
-// Resolve resolves a path against doc with active as the active item key
-// ("" = none). Failures are path-not-found errors.
-func Resolve(doc *Document, active, path string) (*Item, error) { panic("TODO") }
-
-// PathOf returns the absolute path of the item with key, or "" if it has none.
-func PathOf(doc *Document, key string) string { panic("TODO") }
-
-// EngineFromEnv builds the engine of a binary: the real clock and random
-// keys, unless getenv("NOGGIN_CLOCK") names a fixed RFC 3339 instant and/or
-// getenv("NOGGIN_KEYS") is "sequential". A malformed value is an error.
-func EngineFromEnv(getenv func(string) string) (*Engine, error) { panic("TODO") }
-
-// NewEngine returns an engine with the real clock and random keys.
-func NewEngine() *Engine { panic("TODO") }

@@ -1,0 +1,121 @@
+package noggin
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// TimeLayout is the timestamp format of createdAt and notes
+// (JavaScript toISOString: UTC, milliseconds, trailing Z).
+const TimeLayout = "2006-01-02T15:04:05.000Z"
+
+// Stamp formats t as a noggin timestamp.
+func Stamp(t time.Time) string { return t.UTC().Format(TimeLayout) }
+
+// NewEngine returns an engine with the real clock and random keys.
+func NewEngine() *Engine { return &Engine{Now: time.Now, Keys: RandomKeys{}} }
+
+// EngineFromEnv builds the engine of a binary: the real clock and random
+// keys, unless getenv("NOGGIN_CLOCK") names a fixed RFC 3339 instant and/or
+// getenv("NOGGIN_KEYS") is "sequential". A malformed value is an error.
+func EngineFromEnv(getenv func(string) string) (*Engine, error) {
+	e := NewEngine()
+	if v := getenv("NOGGIN_CLOCK"); v != "" {
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			return nil, Usage(CodeNogginError, 2, fmt.Sprintf("NOGGIN_CLOCK: %q is not an RFC 3339 instant", v))
+		}
+		e.Now = func() time.Time { return t }
+	}
+	switch v := getenv("NOGGIN_KEYS"); v {
+	case "", "random":
+	case "sequential":
+		e.Keys = SequentialKeys{}
+	default:
+		return nil, Usage(CodeNogginError, 2, fmt.Sprintf("NOGGIN_KEYS: %q is not \"sequential\" or \"random\"", v))
+	}
+	return e, nil
+}
+
+// now reads the engine's clock.
+func (e *Engine) now() time.Time {
+	if e == nil || e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
+// newKeys returns n fresh keys for items added to doc.
+func (e *Engine) newKeys(doc *Document, now time.Time, n int) []string {
+	if e == nil || e.Keys == nil {
+		return RandomKeys{}.NewKeys(doc, now, n)
+	}
+	return e.Keys.NewKeys(doc, now, n)
+}
+
+// keyPrefix is "i-YYYYMMDD-HHMMSS-" for the UTC time of now.
+func keyPrefix(now time.Time) string { return "i-" + now.UTC().Format("20060102-150405") + "-" }
+
+// RandomKeys generates i-YYYYMMDD-HHMMSS-hhhhhh keys with 3 random bytes.
+type RandomKeys struct{}
+
+// NewKeys implements KeySource.
+func (RandomKeys) NewKeys(_ *Document, now time.Time, n int) []string {
+	prefix := keyPrefix(now)
+	buf := make([]byte, 3*n)
+	if _, err := rand.Read(buf); err != nil {
+		panic(err) // crypto/rand.Read never fails on supported platforms
+	}
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = prefix + hex.EncodeToString(buf[3*i:3*i+3])
+	}
+	return keys
+}
+
+// SequentialKeys generates i-YYYYMMDD-HHMMSS-hhhhhh keys whose hex suffix
+// continues after the largest suffix of the document's generated-looking
+// keys (starting at 000001), so separate processes continue one sequence.
+type SequentialKeys struct{}
+
+// NewKeys implements KeySource.
+func (SequentialKeys) NewKeys(doc *Document, now time.Time, n int) []string {
+	var last uint64
+	if doc != nil {
+		for _, it := range doc.Items {
+			if v, ok := keySuffix(it.Key); ok && v > last {
+				last = v
+			}
+		}
+	}
+	prefix := keyPrefix(now)
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("%s%06x", prefix, last+uint64(i)+1)
+	}
+	return keys
+}
+
+// keySuffix returns the hex suffix of a key matching
+// ^i-\d{8}-\d{6}-[0-9a-f]{6}$.
+func keySuffix(k string) (uint64, bool) {
+	if len(k) != 24 || k[0] != 'i' || k[1] != '-' || k[10] != '-' || k[17] != '-' {
+		return 0, false
+	}
+	for i := 2; i < 17; i++ {
+		if i != 10 && (k[i] < '0' || k[i] > '9') {
+			return 0, false
+		}
+	}
+	for i := 18; i < 24; i++ {
+		c := k[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseUint(k[18:], 16, 32)
+	return v, err == nil
+}

@@ -1,0 +1,230 @@
+package noggin
+
+import "slices"
+
+// Apply applies ops to a copy of doc and validates the result
+// (spec/data-model.md). doc is not modified: the result has its own Items
+// slice and shares every item it did not change with doc.
+func Apply(doc *Document, ops []Op) (*Document, error) {
+	out, err := project(doc, ops)
+	if err != nil {
+		return nil, err
+	}
+	if err := Validate(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// project applies ops to a copy of doc without validating the result (the
+// projected state against which --goto is resolved).
+func project(doc *Document, ops []Op) (*Document, error) {
+	if doc == nil {
+		doc = NewDocument()
+	}
+	a := &applier{doc: *doc, owned: map[*Item]bool{}}
+	a.doc.Items = make([]*Item, len(doc.Items), len(doc.Items)+len(ops))
+	copy(a.doc.Items, doc.Items)
+	for i := range ops {
+		if err := a.apply(&ops[i]); err != nil {
+			return nil, err
+		}
+	}
+	return &a.doc, nil
+}
+
+// applier holds the copy-on-write state of one Apply.
+type applier struct {
+	doc Document
+	// owned marks items created or cloned by this apply (safe to mutate).
+	owned map[*Item]bool
+	// pos maps keys to indexes in doc.Items (first occurrence); nil until
+	// built, reset by structural changes.
+	pos     map[string]int
+	lookups int
+}
+
+func invalidOp(msg string, data ...Field) *Error {
+	return Errorf(CodeInvalidOp, "%s", msg).With(data...)
+}
+
+func (a *applier) apply(op *Op) error {
+	switch op.Type {
+	case OpAdd:
+		return a.add(op)
+	case OpRemove:
+		return a.remove(op)
+	case OpSet:
+		return a.set(op)
+	case OpNote:
+		return a.note(op)
+	case OpMove:
+		return a.move(op)
+	case OpSetActive:
+		a.doc.Active = op.Key
+		return nil
+	}
+	return invalidOp("unknown op type", F("opType", string(op.Type)))
+}
+
+// find returns the index of the first item with key, or -1.
+func (a *applier) find(key string) int {
+	if a.pos == nil {
+		a.lookups++
+		if a.lookups <= 4 {
+			return slices.IndexFunc(a.doc.Items, func(it *Item) bool { return it.Key == key })
+		}
+		a.pos = make(map[string]int, len(a.doc.Items))
+		for i, it := range a.doc.Items {
+			if _, dup := a.pos[it.Key]; !dup {
+				a.pos[it.Key] = i
+			}
+		}
+	}
+	if i, ok := a.pos[key]; ok {
+		return i
+	}
+	return -1
+}
+
+// mutable returns a private copy of the item at index i.
+func (a *applier) mutable(i int) *Item {
+	it := a.doc.Items[i]
+	if !a.owned[it] {
+		c := *it
+		it = &c
+		a.doc.Items[i] = it
+		a.owned[it] = true
+	}
+	return it
+}
+
+// insert places it under parent by the insertion rule of spec/data-model.md.
+func (a *applier) insert(it *Item, parent string, atEnd bool, position int) error {
+	items := a.doc.Items
+	if atEnd {
+		a.doc.Items = append(items, it)
+		if a.pos != nil {
+			if _, dup := a.pos[it.Key]; !dup {
+				a.pos[it.Key] = len(a.doc.Items) - 1
+			}
+		}
+		return nil
+	}
+	if position < 0 {
+		return invalidOp("invalid position", F("position", position))
+	}
+	at, count, last := -1, 0, -1
+	for i, s := range items {
+		if s.ParentKey != parent {
+			continue
+		}
+		if count == position {
+			at = i
+			break
+		}
+		count++
+		last = i
+	}
+	switch {
+	case at >= 0:
+	case last < 0:
+		at = len(items)
+	default:
+		at = last + 1
+	}
+	a.doc.Items = slices.Insert(items, at, it)
+	a.pos = nil
+	return nil
+}
+
+func (a *applier) add(op *Op) error {
+	src := op.Item
+	if src == nil || src.Key == "" {
+		return invalidOp("add op requires item with key")
+	}
+	if a.find(src.Key) >= 0 {
+		return invalidOp("add op references existing key", F("key", src.Key))
+	}
+	it := &Item{
+		Key:       src.Key,
+		ParentKey: op.ParentKey,
+		Title:     src.Title,
+		Done:      src.Done,
+		Notes:     append(make([]Note, 0, len(src.Notes)), src.Notes...),
+	}
+	if src.CreatedAt != nil {
+		c := *src.CreatedAt
+		it.CreatedAt = &c
+	}
+	a.owned[it] = true
+	return a.insert(it, op.ParentKey, op.AtEnd, op.Position)
+}
+
+func (a *applier) remove(op *Op) error {
+	if op.Keys == nil {
+		return invalidOp("remove op requires keys array")
+	}
+	drop := make(map[string]bool, len(op.Keys))
+	for _, k := range op.Keys {
+		drop[k] = true
+	}
+	a.doc.Items = slices.DeleteFunc(a.doc.Items, func(it *Item) bool { return drop[it.Key] })
+	a.pos = nil
+	return nil
+}
+
+// target finds the item an op names, with the op's failure messages.
+func (a *applier) target(op *Op) (int, error) {
+	if op.Key == "" {
+		return -1, invalidOp(string(op.Type) + " op requires key")
+	}
+	i := a.find(op.Key)
+	if i < 0 {
+		return -1, invalidOp(string(op.Type)+" op references unknown key", F("key", op.Key))
+	}
+	return i, nil
+}
+
+func (a *applier) set(op *Op) error {
+	i, err := a.target(op)
+	if err != nil {
+		return err
+	}
+	if op.Title == nil && op.Done == nil {
+		return invalidOp("set op requires patch object")
+	}
+	it := a.mutable(i)
+	if op.Title != nil {
+		it.Title = *op.Title
+	}
+	if op.Done != nil {
+		it.Done = *op.Done
+	}
+	return nil
+}
+
+func (a *applier) note(op *Op) error {
+	i, err := a.target(op)
+	if err != nil {
+		return err
+	}
+	if op.Note == nil {
+		return invalidOp("note op requires note text")
+	}
+	it := a.mutable(i)
+	it.Notes = append(slices.Clip(it.Notes), *op.Note)
+	return nil
+}
+
+func (a *applier) move(op *Op) error {
+	i, err := a.target(op)
+	if err != nil {
+		return err
+	}
+	it := a.mutable(i)
+	a.doc.Items = slices.Delete(a.doc.Items, i, i+1)
+	a.pos = nil
+	it.ParentKey = op.ParentKey
+	return a.insert(it, op.ParentKey, op.AtEnd, op.Position)
+}

@@ -1,0 +1,344 @@
+package noggin
+
+import (
+	"strconv"
+	"strings"
+)
+
+// index answers structural questions about a document that is not
+// mutated while the index is in use. Lookups start as linear scans whose
+// results are cached; after a few scans the index builds full maps, so a
+// verb touching a handful of items stays O(n) with a small constant and a
+// view of a large subtree stays O(n) too.
+type index struct {
+	items    []*Item
+	byKey    map[string]*Item
+	kids     map[string][]*Item
+	fullKeys bool
+	fullKids bool
+	keyScans int
+	kidScans int
+}
+
+// scanLimit is the number of linear scans an index performs before it
+// builds a full map.
+const scanLimit = 6
+
+func newIndex(doc *Document) *index {
+	x := &index{byKey: map[string]*Item{}, kids: map[string][]*Item{}}
+	if doc != nil {
+		x.items = doc.Items
+	}
+	return x
+}
+
+// item returns the first item with key, or nil.
+func (x *index) item(key string) *Item {
+	if key == "" {
+		return nil
+	}
+	if it, ok := x.byKey[key]; ok || x.fullKeys {
+		return it
+	}
+	if x.keyScans < scanLimit {
+		x.keyScans++
+		var found *Item
+		for _, it := range x.items {
+			if it.Key == key {
+				found = it
+				break
+			}
+		}
+		x.byKey[key] = found
+		return found
+	}
+	x.fullKeys = true
+	for _, it := range x.items {
+		if cur, ok := x.byKey[it.Key]; !ok || cur == nil {
+			x.byKey[it.Key] = it
+		}
+	}
+	return x.byKey[key]
+}
+
+// children returns the children of parent ("" = the roots) in sibling order.
+func (x *index) children(parent string) []*Item {
+	if c, ok := x.kids[parent]; ok || x.fullKids {
+		return c
+	}
+	if x.kidScans < scanLimit {
+		x.kidScans++
+		var c []*Item
+		for _, it := range x.items {
+			if it.ParentKey == parent {
+				c = append(c, it)
+			}
+		}
+		x.kids[parent] = c
+		return c
+	}
+	x.fullKids = true
+	x.kids = make(map[string][]*Item, len(x.items)/2+1)
+	for _, it := range x.items {
+		x.kids[it.ParentKey] = append(x.kids[it.ParentKey], it)
+	}
+	return x.kids[parent]
+}
+
+// position is the 1-based position of it among its siblings (0 if absent).
+func (x *index) position(it *Item) int {
+	for i, s := range x.children(it.ParentKey) {
+		if s == it {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// ancestors returns the ancestors of it, root first. The walk stops at a
+// missing parent and is bounded by the item count (cycles).
+func (x *index) ancestors(it *Item) []*Item {
+	var chain []*Item
+	for n := 0; it.ParentKey != "" && n <= len(x.items); n++ {
+		p := x.item(it.ParentKey)
+		if p == nil {
+			break
+		}
+		chain = append(chain, p)
+		it = p
+	}
+	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
+		chain[i], chain[j] = chain[j], chain[i]
+	}
+	return chain
+}
+
+// path returns the absolute path of it, or "" when its parent chain does
+// not reach a root.
+func (x *index) path(it *Item) string {
+	if it == nil {
+		return ""
+	}
+	var parts []int
+	for n := 0; n <= len(x.items); n++ {
+		p := x.position(it)
+		if p == 0 {
+			return ""
+		}
+		parts = append(parts, p)
+		if it.ParentKey == "" {
+			var b strings.Builder
+			for i := len(parts) - 1; i >= 0; i-- {
+				b.WriteByte('/')
+				b.WriteString(strconv.Itoa(parts[i]))
+			}
+			return b.String()
+		}
+		if it = x.item(it.ParentKey); it == nil {
+			return ""
+		}
+	}
+	return ""
+}
+
+// isDescendant reports whether candidate is a strict descendant of root.
+func (x *index) isDescendant(candidate, root *Item) bool {
+	it := candidate
+	for n := 0; it != nil && it.ParentKey != "" && n <= len(x.items); n++ {
+		if it.ParentKey == root.Key {
+			return true
+		}
+		it = x.item(it.ParentKey)
+	}
+	return false
+}
+
+// descendants returns every descendant of it, depth-first pre-order.
+func (x *index) descendants(it *Item) []*Item {
+	var out []*Item
+	stack := []*Item{it}
+	seen := 0
+	for len(stack) > 0 && seen <= len(x.items) {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if top != it {
+			out = append(out, top)
+		}
+		seen++
+		kids := x.children(top.Key)
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, kids[i])
+		}
+	}
+	return out
+}
+
+// Resolve resolves a path against doc with active as the active item key
+// ("" = none). Failures are path-not-found errors.
+func Resolve(doc *Document, active, path string) (*Item, error) {
+	it, msg := newIndex(doc).resolve(active, path)
+	if msg != "" {
+		return nil, NewError(CodePathNotFound, F("path", path), F("detail", msg))
+	}
+	return it, nil
+}
+
+// PathOf returns the absolute path of the item with key, or "" if it has none.
+func PathOf(doc *Document, key string) string {
+	x := newIndex(doc)
+	return x.path(x.item(key))
+}
+
+// resolve implements the path grammar of spec/paths.md. On failure it
+// returns the resolver message (the error's detail).
+func (x *index) resolve(activeKey, p string) (*Item, string) {
+	if p == "" {
+		return nil, "path: empty path"
+	}
+	active := x.item(activeKey)
+	if strings.HasPrefix(p, "/") {
+		if p == "/" {
+			return nil, "path '/': empty absolute path"
+		}
+		return x.walk(nil, p[1:], p)
+	}
+	switch p {
+	case ".":
+		if active == nil {
+			return nil, "path '.': no active item"
+		}
+		return active, ""
+	case "..":
+		if active == nil {
+			return nil, "path '..': no active item"
+		}
+		parent := x.item(active.ParentKey)
+		if parent == nil {
+			return nil, "path '..': active item has no parent"
+		}
+		return parent, ""
+	case "-", "+":
+		if active == nil {
+			return nil, "path '" + p + "': no active item"
+		}
+		return x.sibling(active, p)
+	}
+	if strings.HasPrefix(p, "-/") || strings.HasPrefix(p, "+/") {
+		if active == nil {
+			return nil, "path '" + p + "' is relative but no active item"
+		}
+		sib, msg := x.sibling(active, p)
+		if msg != "" {
+			return nil, msg
+		}
+		if p[2:] == "" {
+			return nil, "path '" + p + "': trailing slash with no descendant"
+		}
+		return x.walk(sib, p[2:], p)
+	}
+	if active == nil {
+		return nil, "path '" + p + "' is relative but no active item"
+	}
+	base, rest := active, p
+	for rest == ".." || strings.HasPrefix(rest, "../") {
+		if base.ParentKey == "" {
+			return nil, "path '" + p + "': cannot go above root"
+		}
+		base = x.item(base.ParentKey)
+		if base == nil {
+			return nil, "path '" + p + "': cannot go above root"
+		}
+		if rest == ".." {
+			rest = ""
+		} else {
+			rest = rest[3:]
+		}
+	}
+	rest = strings.TrimPrefix(rest, "./")
+	if rest == "" {
+		return base, ""
+	}
+	return x.walk(base, rest, p)
+}
+
+// sibling returns the previous ("-" prefix) or next ("+") sibling of it.
+func (x *index) sibling(it *Item, p string) (*Item, string) {
+	row := x.children(it.ParentKey)
+	i := x.position(it) - 1
+	if p[0] == '-' {
+		if i-1 < 0 {
+			return nil, "path '" + p + "': active item has no previous sibling"
+		}
+		return row[i-1], ""
+	}
+	if i < 0 || i+1 >= len(row) {
+		return nil, "path '" + p + "': active item has no next sibling"
+	}
+	return row[i+1], ""
+}
+
+// walk descends from base (nil = the root level) by the '/'-separated
+// positions of rest; orig is the input path for messages.
+func (x *index) walk(base *Item, rest, orig string) (*Item, string) {
+	cur := base
+	any := false
+	for _, seg := range strings.Split(rest, "/") {
+		if seg == "" {
+			continue
+		}
+		any = true
+		n, ok := position(seg)
+		if !ok {
+			return nil, "path '" + orig + "': segment '" + seg + "' is not a 1-based position"
+		}
+		parent := ""
+		if cur != nil {
+			parent = cur.Key
+		}
+		kids := x.children(parent)
+		if n > len(kids) {
+			where := "at root"
+			if cur != nil {
+				where = "under '" + x.path(cur) + "'"
+			}
+			return nil, "path not found: " + orig + " (no position " + decimal(seg) + " " + where + ")"
+		}
+		cur = kids[n-1]
+	}
+	if !any && base == nil {
+		return nil, "path '" + orig + "' is empty"
+	}
+	return cur, ""
+}
+
+// position parses a segment of digits with value >= 1. Values too large
+// for an int are reported as an unreachable position (MaxInt).
+func position(seg string) (int, bool) {
+	nonzero := false
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if c != '0' {
+			nonzero = true
+		}
+	}
+	if !nonzero {
+		return 0, false
+	}
+	n, err := strconv.Atoi(seg)
+	if err != nil {
+		return int(^uint(0) >> 1), true
+	}
+	return n, true
+}
+
+// decimal strips leading zeros from a digit string ("009" → "9").
+func decimal(seg string) string {
+	s := strings.TrimLeft(seg, "0")
+	if s == "" {
+		return "0"
+	}
+	return s
+}

@@ -1,0 +1,56 @@
+package noggin
+
+// Validate checks the write-time invariants of a document, in the order of
+// spec/data-model.md (validation on write). Every failure is
+// invalid-document, exit 2.
+func Validate(doc *Document) error {
+	if doc == nil {
+		return Errorf(CodeInvalidDocument, "document items must be an array")
+	}
+	items := doc.Items
+	idx := make(map[string]int, len(items))
+	for i, it := range items {
+		if it == nil || it.Key == "" {
+			return Errorf(CodeInvalidDocument, "item missing key")
+		}
+		if _, dup := idx[it.Key]; dup {
+			return Errorf(CodeInvalidDocument, "duplicate item key").With(F("key", it.Key))
+		}
+		idx[it.Key] = i
+	}
+	for _, it := range items {
+		if it.ParentKey != "" {
+			if _, ok := idx[it.ParentKey]; !ok {
+				return Errorf(CodeInvalidDocument, "item references unknown parent").
+					With(F("key", it.Key), F("parentKey", it.ParentKey))
+			}
+		}
+	}
+	// Cycle check: the first item (array order) whose parent chain never
+	// reaches a root. state: 0 unvisited, 1 on the current walk, 2 reaches a root.
+	state := make([]uint8, len(items))
+	var walk []int
+	for i := range items {
+		for j := i; state[j] != 2; {
+			if state[j] == 1 {
+				return Errorf(CodeInvalidDocument, "parent chain cycle").With(F("key", items[i].Key))
+			}
+			state[j] = 1
+			walk = append(walk, j)
+			if items[j].ParentKey == "" {
+				break
+			}
+			j = idx[items[j].ParentKey]
+		}
+		for _, j := range walk {
+			state[j] = 2
+		}
+		walk = walk[:0]
+	}
+	if doc.Active != "" {
+		if _, ok := idx[doc.Active]; !ok {
+			return Errorf(CodeInvalidDocument, "active references unknown item").With(F("active", doc.Active))
+		}
+	}
+	return nil
+}
