@@ -243,19 +243,20 @@ func writeVersion(w io.Writer) {
 const completionMarker = "--generate-bash-completion"
 
 // completions returns the completion candidates for argv (without the
-// marker): the verbs while no verb was typed, the flags when the word being
-// completed starts with "-" (the scripts pass it as the last argument).
+// marker). The scripts always pass the word being completed as the last
+// argument (possibly ""): flags when it starts with "-", else the verbs
+// while no verb was typed (the shell filters by prefix).
 func completions(argv []string) []string {
-	partial := ""
-	if n := len(argv); n > 0 && strings.HasPrefix(argv[n-1], "-") {
-		partial, argv = argv[n-1], argv[:n-1]
+	cur := ""
+	if n := len(argv); n > 0 {
+		cur, argv = argv[n-1], argv[:n-1]
 	}
 	verb := ""
 	if a, err := Parse(argv); err == nil && a.HasVerb {
 		verb = a.Verb
 	}
 	var out []string
-	if partial != "" {
+	if strings.HasPrefix(cur, "-") {
 		names := []string{}
 		if v := findVerb(verb); v != nil {
 			names = v.verbFlags()
@@ -269,25 +270,21 @@ func completions(argv []string) []string {
 			names = append(names, "version")
 		}
 		for _, n := range names {
-			if strings.HasPrefix("--"+n, partial) {
+			if strings.HasPrefix("--"+n, cur) {
 				out = append(out, "--"+n)
 			}
 		}
 		sort.Strings(out)
 		return out
 	}
-	if verb == "" {
-		for _, v := range verbDefs {
-			out = append(out, v.name)
+	switch verb {
+	case "", "help":
+		if verb == "" || len(argv) > 0 {
+			for _, v := range verbDefs {
+				out = append(out, v.name)
+			}
 		}
-		return out
-	}
-	if verb == "help" && len(argv) > 0 {
-		for _, v := range verbDefs {
-			out = append(out, v.name)
-		}
-	}
-	if verb == "completion" {
+	case "completion":
 		out = []string{"bash", "zsh", "fish"}
 	}
 	return out
@@ -300,11 +297,7 @@ _noggin_complete() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   words=("${COMP_WORDS[@]:0:$COMP_CWORD}")
   local opts
-  if [[ "$cur" == -* ]]; then
-    opts=$("${words[@]}" "$cur" --generate-bash-completion 2>/dev/null)
-  else
-    opts=$("${words[@]}" --generate-bash-completion 2>/dev/null)
-  fi
+  opts=$("${words[@]}" "$cur" --generate-bash-completion 2>/dev/null)
   COMPREPLY=($(compgen -W "${opts}" -- "${cur}"))
   return 0
 }
@@ -317,11 +310,7 @@ _noggin() {
   local -a opts
   local cur
   cur=${words[-1]}
-  if [[ "$cur" == -* ]]; then
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion 2>/dev/null)}")
-  else
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
-  fi
+  opts=("${(@f)$(${words[@]:0:#words[@]-1} "${cur}" --generate-bash-completion 2>/dev/null)}")
   if [[ "${opts[1]}" != "" ]]; then
     _describe 'values' opts
   else

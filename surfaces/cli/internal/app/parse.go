@@ -38,9 +38,9 @@ type Flags struct {
 	Noggin, Title, Before, After, Into *string
 	Goto                               *Goto
 
-	JSON, WithJSON, Help, Version                                  bool
+	JSON, WithJSON, Help, Version                                 bool
 	NoChildren, WithNotes, WithSiblings, WithDescendants, WithAll bool
-	Done, Open, Recursive, Force, CloseAll                         bool
+	Done, Open, Recursive, Force, CloseAll                        bool
 }
 
 // Args is the result of the two-pass grammar.

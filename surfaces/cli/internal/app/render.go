@@ -10,9 +10,9 @@ import (
 
 // Markers of the human tree lines (spec/cli.md#tree-lines).
 const (
-	markActive = "📍"      // U+1F4CD
-	markDone   = "✅"      // U+2705
-	markNotes  = " ✏️" // space, U+270F, U+FE0F
+	markActive = "\U0001F4CD"    // 📍
+	markDone   = "\u2705"        // ✅
+	markNotes  = " \u270F\uFE0F" // space, ✏️
 )
 
 // Human output lines that are not tree lines.
