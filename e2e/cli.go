@@ -1,0 +1,232 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// Surface runs steps on one noggin surface.
+type Surface interface {
+	Name() string
+	// Do runs one step of scenario s and returns its envelope text.
+	Do(ctx context.Context, s *Scenario, st *Step) *Outcome
+}
+
+// CLISurface runs the noggin binary once per step.
+type CLISurface struct {
+	Bin string
+	Dir string // working directory (the work directory)
+	Env []string
+}
+
+// Name implements Surface.
+func (c *CLISurface) Name() string { return CLI }
+
+// CLIArgs renders a step to the noggin argv (without the program name).
+func CLIArgs(s *Scenario, st *Step) ([]string, error) {
+	args := []string{"--json"}
+	if st.Verb != "copy" && st.Verb != "providers" {
+		args = append(args, "--noggin", s.NogginLocation(st))
+	}
+	args = append(args, st.Verb)
+	var flags []string
+	pos := func(key string) error {
+		if o, ok := st.Get(key); ok {
+			if strings.HasPrefix(o.Val, "--") {
+				return fmt.Errorf("positional %s=%q cannot start with --", key, o.Val)
+			}
+			args = append(args, o.Val)
+		}
+		return nil
+	}
+	val := func(key, flag string) {
+		if o, ok := st.Get(key); ok {
+			flags = append(flags, "--"+flag+"="+o.Val)
+		}
+	}
+	boolean := func(key, flag string) error {
+		if o, ok := st.Get(key); ok {
+			if o.HasVal && o.Val != "true" {
+				return fmt.Errorf("option %s=%s: the CLI has only presence flags", key, o.Val)
+			}
+			flags = append(flags, "--"+flag)
+		}
+		return nil
+	}
+	var gotoFlag []string
+	if o, ok := st.Get("goto"); ok {
+		switch {
+		case !o.HasVal:
+			gotoFlag = []string{"--goto"}
+		case o.Val == "":
+			return nil, errors.New(`goto="" (a falsy goto) cannot be expressed: the CLI's --goto= means true`)
+		default:
+			gotoFlag = []string{"--goto=" + o.Val}
+		}
+	}
+	var err error
+	switch st.Verb {
+	case "push":
+		val("title", "title")
+	case "add":
+		val("title", "title")
+		val("before", "before")
+		val("after", "after")
+		val("into", "into")
+	case "move", "goto", "done", "pop", "edit", "show", "delete":
+		err = pos("path")
+		val("before", "before")
+		val("after", "after")
+		val("into", "into")
+		val("title", "title")
+		for _, b := range [][2]string{{"force", "force"}, {"closeAll", "close-all"}, {"done", "done"}, {"open", "open"},
+			{"noChildren", "no-children"}, {"withSiblings", "with-siblings"}, {"withDescendants", "with-descendants"},
+			{"withAll", "with-all"}, {"withNotes", "with-notes"}, {"recursive", "recursive"}} {
+			if e := boolean(b[0], b[1]); e != nil {
+				err = e
+			}
+		}
+	case "note":
+		text := st.Str("text")
+		if st.Has("path") {
+			p := st.Str("path")
+			if !LooksLikePath(p) {
+				return nil, fmt.Errorf("note path %q does not look like a path to the CLI", p)
+			}
+			args = append(args, p)
+		} else if LooksLikePath(text) {
+			return nil, fmt.Errorf("note text %q looks like a path to the CLI", text)
+		}
+		if st.Has("text") {
+			if strings.HasPrefix(text, "--") {
+				return nil, fmt.Errorf("note text %q cannot start with --", text)
+			}
+			if text != "" {
+				args = append(args, text)
+			}
+		}
+	case "copy":
+		if err = pos("from"); err == nil {
+			err = pos("to")
+		}
+		if st.Has("to") && !st.Has("from") {
+			err = errors.New("copy with to but no from")
+		}
+		// from/to are scenario-relative names.
+		for i, a := range args {
+			if i >= 2 {
+				args[i] = s.Location(a)
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, flags...)
+	return append(args, gotoFlag...), nil
+}
+
+// LooksLikePath is the CLI's heuristic (spec/cli.md#looks-like-a-path).
+func LooksLikePath(t string) bool {
+	switch t {
+	case ".", "..", "-", "+":
+		return true
+	}
+	for _, p := range []string{"./", "../", "-/", "+/"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	t = strings.TrimPrefix(t, "/")
+	if t == "" {
+		return false
+	}
+	for _, seg := range strings.Split(t, "/") {
+		if seg == "" {
+			return false
+		}
+		for _, r := range seg {
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Do implements Surface.
+func (c *CLISurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
+	args, err := CLIArgs(s, st)
+	if err != nil {
+		return &Outcome{Err: fmt.Errorf("not expressible on the CLI: %v", err)}
+	}
+	text, err := c.Run(ctx, args)
+	return &Outcome{Text: text, Err: err}
+}
+
+// Run runs the CLI with args and returns the envelope text after checking
+// the stream discipline: success on stdout with exit 0, errors on stderr
+// with the envelope's exit code, exactly one trailing newline.
+func (c *CLISurface) Run(ctx context.Context, args []string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.Bin, args...)
+	cmd.Dir = c.Dir
+	cmd.Env = c.Env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return nil, fmt.Errorf("running noggin %q: %v", args, err)
+		}
+		code = ee.ExitCode()
+	}
+	out, other, stream := stdout.Bytes(), stderr.Bytes(), "stdout"
+	if code != 0 {
+		out, other, stream = stderr.Bytes(), stdout.Bytes(), "stderr"
+	}
+	if len(other) != 0 {
+		return nil, fmt.Errorf("noggin %q exited %d and wrote to the wrong stream: stdout %q, stderr %q", args, code, stdout.Bytes(), stderr.Bytes())
+	}
+	if len(out) == 0 || out[len(out)-1] != '\n' || len(out) > 1 && out[len(out)-2] == '\n' {
+		return nil, fmt.Errorf("noggin %q exited %d: %s is not one envelope plus one newline: %q", args, code, stream, out)
+	}
+	text := out[:len(out)-1]
+	want, err := envelopeExit(text)
+	if err != nil {
+		return nil, fmt.Errorf("noggin %q exited %d: %v: %q", args, code, err, out)
+	}
+	if want != code {
+		return nil, fmt.Errorf("noggin %q exited %d but the envelope says exitCode %d", args, code, want)
+	}
+	return text, nil
+}
+
+// envelopeExit returns the exit code an envelope implies (0 for success).
+func envelopeExit(text []byte) (int, error) {
+	var env struct {
+		Status string `json:"status"`
+		Error  *struct {
+			ExitCode int `json:"exitCode"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(text, &env); err != nil {
+		return 0, fmt.Errorf("not JSON: %v", err)
+	}
+	switch {
+	case env.Status == "ok" && env.Error == nil:
+		return 0, nil
+	case env.Status == "error" && env.Error != nil:
+		return env.Error.ExitCode, nil
+	}
+	return 0, fmt.Errorf("not an envelope (status %q)", env.Status)
+}

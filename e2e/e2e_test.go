@@ -1,0 +1,340 @@
+package e2e
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	update  = flag.Bool("update", false, "rewrite the expected envelopes and files of the scenarios")
+	scnFlag = flag.String("scenario", "", "only run scenarios whose name matches this regexp")
+)
+
+// Clock is the fixed instant every process of the suite runs with.
+const Clock = "2026-01-02T03:04:05.678Z"
+
+// suite holds what TestMain prepared.
+var suite struct {
+	tmp      string
+	bins     map[string]string // surface → binary
+	buildErr map[string]error
+	work     string // work directory of the scenario runs
+
+	rpcOnce sync.Once
+	rpcSrv  *RPCServer
+	rpcErr  error
+}
+
+var binaries = map[string]string{
+	CLI: "surfaces/cli/cmd/noggin",
+	MCP: "surfaces/mcp/cmd/noggin-mcp",
+	RPC: "surfaces/rpc/cmd/noggin-rpc",
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := func() int {
+		tmp, err := os.MkdirTemp("", "noggin-e2e-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(tmp)
+		if tmp, err = filepath.EvalSymlinks(tmp); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		suite.tmp = tmp
+		suite.work = filepath.Join(tmp, "work")
+		if err := os.MkdirAll(suite.work, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		buildAll(filepath.Join(tmp, "bin"))
+		defer func() {
+			if suite.rpcSrv != nil {
+				suite.rpcSrv.Stop()
+			}
+		}()
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+// buildAll builds the three binaries from the workspace; a failed build is
+// recorded (its surface is then skipped with the build output as reason).
+func buildAll(dir string) {
+	suite.bins = map[string]string{}
+	suite.buildErr = map[string]error{}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		panic(err)
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for s, pkg := range binaries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out := filepath.Join(dir, filepath.Base(pkg))
+			cmd := exec.Command("go", "build", "-o", out, "./"+pkg)
+			cmd.Dir = root
+			b, err := cmd.CombinedOutput()
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				suite.buildErr[s] = fmt.Errorf("go build ./%s: %v\n%s", pkg, err, b)
+				return
+			}
+			suite.bins[s] = out
+		}()
+	}
+	wg.Wait()
+}
+
+// needBinary skips the test when a surface's binary did not build.
+func needBinary(t *testing.T, s string) string {
+	t.Helper()
+	if err := suite.buildErr[s]; err != nil {
+		t.Skipf("SKIPPED: surface %s does not build yet: %v", s, err)
+	}
+	return suite.bins[s]
+}
+
+// processEnv is the environment of every surface process: the determinism
+// seam set (unless random), HOME inside the temp dir, no NOGGIN.
+func processEnv(deterministic bool) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "NOGGIN") || strings.HasPrefix(kv, "HOME=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+filepath.Join(suite.tmp, "home"))
+	if deterministic {
+		env = append(env, "NOGGIN_CLOCK="+Clock, "NOGGIN_KEYS=sequential")
+	}
+	return env
+}
+
+// freePort returns a currently free loopback port.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// RPCServer is a running `noggin-rpc serve`.
+type RPCServer struct {
+	Addr string
+	cmd  *exec.Cmd
+	done chan struct{}
+	log  *strings.Builder
+}
+
+// StartRPCServer starts noggin-rpc serve on a free loopback port with root.
+func StartRPCServer(bin, root string, env []string) (*RPCServer, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		addr := fmt.Sprintf("127.0.0.1:%d", port)
+		cmd := exec.Command(bin, "serve", "--addr", addr, "--root", root)
+		cmd.Env = env
+		cmd.Dir = root
+		log := &strings.Builder{}
+		cmd.Stdout, cmd.Stderr = &syncWriter{b: log}, &syncWriter{b: log}
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		srv := &RPCServer{Addr: addr, cmd: cmd, done: make(chan struct{}), log: log}
+		go func() { _ = cmd.Wait(); close(srv.done) }()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			select {
+			case <-srv.done:
+				lastErr = fmt.Errorf("noggin-rpc serve exited early: %s", log.String())
+			default:
+			}
+			if lastErr != nil {
+				break
+			}
+			c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+			if err == nil {
+				c.Close()
+				return srv, nil
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		srv.Stop()
+		if lastErr == nil {
+			lastErr = fmt.Errorf("noggin-rpc serve did not listen on %s within 20s: %s", addr, log.String())
+		}
+	}
+	return nil, lastErr
+}
+
+// Stop terminates the server gracefully (SIGTERM, then kill).
+func (s *RPCServer) Stop() {
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(5 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	b  *strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+// sharedRPC returns the suite's RPC server (root = the work directory),
+// started on first use.
+func sharedRPC(t *testing.T) *RPCServer {
+	t.Helper()
+	bin := needBinary(t, RPC)
+	suite.rpcOnce.Do(func() {
+		suite.rpcSrv, suite.rpcErr = StartRPCServer(bin, suite.work, processEnv(true))
+	})
+	if suite.rpcErr != nil {
+		t.Fatalf("starting the RPC server: %v", suite.rpcErr)
+	}
+	return suite.rpcSrv
+}
+
+func loadScenarios(t *testing.T) []*Scenario {
+	t.Helper()
+	all, err := LoadScenarios("testdata/scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *scnFlag == "" {
+		return all
+	}
+	re := regexp.MustCompile(*scnFlag)
+	var out []*Scenario
+	for _, s := range all {
+		if re.MatchString(s.Name) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// surfacesFor starts what a mode needs: the CLI, a fresh MCP process, the
+// shared RPC server's client. Unavailable surfaces are reported in skipped.
+func surfacesFor(t *testing.T, mode string) (map[string]Surface, []string) {
+	t.Helper()
+	want := []string{mode}
+	if mode == Mixed {
+		want = AllSurfaces
+	}
+	sfs := map[string]Surface{}
+	var skipped []string
+	for _, s := range want {
+		if err := suite.buildErr[s]; err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s (build failed: %v)", s, firstLine(err.Error())))
+			continue
+		}
+		switch s {
+		case CLI:
+			sfs[CLI] = &CLISurface{Bin: suite.bins[CLI], Dir: suite.work, Env: processEnv(true)}
+		case MCP:
+			m, err := StartMCP(context.Background(), suite.bins[MCP], suite.work, processEnv(true))
+			if err != nil {
+				t.Fatalf("starting noggin-mcp: %v", err)
+			}
+			t.Cleanup(func() { _ = m.Close() })
+			sfs[MCP] = m
+		case RPC:
+			srv := sharedRPC(t)
+			c, err := NewRPCSurface(srv.Addr)
+			if err != nil {
+				skipped = append(skipped, fmt.Sprintf("rpc (client: %v)", err))
+				continue
+			}
+			sfs[RPC] = c
+		}
+	}
+	return sfs, skipped
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// TestScenarios runs every scenario on the CLI, on MCP, on RPC and mixed,
+// then compares every step's envelope across the runs and with the golden,
+// and the final files.
+func TestScenarios(t *testing.T) {
+	scns := loadScenarios(t)
+	if len(scns) == 0 {
+		t.Fatal("no scenarios")
+	}
+	runs := map[string][]*RunResult{}
+	ctx := context.Background()
+	for _, mode := range []string{CLI, MCP, RPC, Mixed} {
+		sfs, skipped := surfacesFor(t, mode)
+		if len(skipped) > 0 {
+			t.Logf("SKIPPED mode %s: surfaces not available: %s", mode, strings.Join(skipped, "; "))
+			continue
+		}
+		r := &Runner{Work: suite.work, Surfaces: sfs}
+		for _, s := range scns {
+			runs[s.Name] = append(runs[s.Name], r.Run(ctx, mode, s))
+		}
+		if m, ok := sfs[MCP].(*MCPSurface); ok {
+			_ = m.Close()
+		}
+	}
+	norm := Normalizer(suite.work)
+	for _, s := range scns {
+		t.Run(s.Name, func(t *testing.T) {
+			rs := runs[s.Name]
+			if len(rs) == 0 {
+				t.Skip("SKIPPED: no surface available")
+			}
+			if *update {
+				if err := UpdateGoldens(s, rs, norm); err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join("testdata/scenarios", s.Name+".txtar")
+				old, _ := os.ReadFile(path)
+				if b := s.Format(); string(b) != string(old) {
+					if err := os.WriteFile(path, b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for _, msg := range Compare(s, rs, norm) {
+				t.Error(msg)
+			}
+		})
+	}
+}

@@ -1,0 +1,196 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MCPSurface talks to one noggin-mcp process over stdio.
+type MCPSurface struct {
+	session *mcp.ClientSession
+}
+
+// StartMCP starts bin (cwd dir, environment env) and connects to it.
+func StartMCP(ctx context.Context, bin, dir string, env []string) (*MCPSurface, error) {
+	cmd := exec.Command(bin)
+	cmd.Dir = dir
+	cmd.Env = env
+	client := mcp.NewClient(&mcp.Implementation{Name: "noggin-e2e", Version: "0"}, nil)
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	session, err := client.Connect(cctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %v", bin, err)
+	}
+	return &MCPSurface{session: session}, nil
+}
+
+// Close stops the server.
+func (m *MCPSurface) Close() error { return m.session.Close() }
+
+// Name implements Surface.
+func (m *MCPSurface) Name() string { return MCP }
+
+// MCPCall renders a step to a tool name and its arguments.
+func MCPCall(s *Scenario, st *Step) (string, map[string]any, error) {
+	args := map[string]any{}
+	if st.Verb != "copy" && st.Verb != "providers" {
+		args["noggin"] = s.NogginLocation(st)
+	}
+	str := func(keys ...string) {
+		for _, k := range keys {
+			if o, ok := st.Get(k); ok {
+				args[k] = o.Val
+			}
+		}
+	}
+	boolean := func(keys ...string) error {
+		for _, k := range keys {
+			if o, ok := st.Get(k); ok {
+				switch {
+				case !o.HasVal || o.Val == "true":
+					args[k] = true
+				case o.Val == "false":
+					args[k] = false
+				default:
+					return fmt.Errorf("option %s=%q is not a boolean", k, o.Val)
+				}
+			}
+		}
+		return nil
+	}
+	unsupported := func(keys ...string) error {
+		for _, k := range keys {
+			if st.Has(k) {
+				return fmt.Errorf("noggin_%s has no %s", st.Verb, k)
+			}
+		}
+		return nil
+	}
+	gotoArg := func() {
+		if o, ok := st.Get("goto"); ok {
+			if o.HasVal {
+				args["goto"] = o.Val
+			} else {
+				args["goto"] = true
+			}
+		}
+	}
+	var err error
+	switch st.Verb {
+	case "push":
+		str("title")
+	case "add":
+		str("title", "before", "after", "into")
+		gotoArg()
+	case "move":
+		str("path", "before", "after", "into")
+		err = unsupported("goto")
+	case "goto":
+		str("path")
+	case "done":
+		str("path")
+		if err = boolean("force", "closeAll"); err == nil {
+			err = unsupported("goto")
+		}
+	case "pop":
+		if err = boolean("force", "closeAll"); err == nil {
+			err = unsupported("path", "goto")
+		}
+	case "edit":
+		str("path", "title")
+		if st.Has("done") && st.Has("open") {
+			err = errors.New("noggin_edit cannot take both done and open")
+		} else if st.Flag("done") {
+			args["state"] = "done"
+		} else if st.Flag("open") {
+			args["state"] = "open"
+		}
+		if e := boolean("force", "closeAll"); e != nil {
+			err = e
+		}
+		gotoArg()
+	case "show":
+		str("path")
+		if err = boolean("noChildren", "withSiblings", "withDescendants", "withAll", "withNotes"); err == nil {
+			err = unsupported("goto")
+		}
+	case "note":
+		str("path", "text")
+		err = unsupported("goto")
+	case "delete":
+		str("path")
+		if err = boolean("recursive"); err == nil {
+			err = unsupported("goto")
+		}
+	case "copy":
+		for _, k := range []string{"from", "to"} {
+			if o, ok := st.Get(k); ok {
+				args[k] = s.Location(o.Val)
+			}
+		}
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	return "noggin_" + st.Verb, args, nil
+}
+
+// Do implements Surface.
+func (m *MCPSurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
+	name, args, err := MCPCall(s, st)
+	if err != nil {
+		return &Outcome{Err: fmt.Errorf("not expressible on MCP: %v", err)}
+	}
+	text, err := m.Call(ctx, name, args)
+	return &Outcome{Text: text, Err: err}
+}
+
+// Call calls a tool and returns its envelope text after checking the result
+// shape: one text content item, isError exactly for error envelopes.
+func (m *MCPSurface) Call(ctx context.Context, name string, args map[string]any) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	res, err := m.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, fmt.Errorf("tools/call %s %v: %v", name, args, err)
+	}
+	if len(res.Content) != 1 {
+		return nil, fmt.Errorf("tools/call %s: %d content items, want 1", name, len(res.Content))
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		return nil, fmt.Errorf("tools/call %s: content is %T, want text", name, res.Content[0])
+	}
+	text := []byte(tc.Text)
+	code, err := envelopeExit(text)
+	if err != nil {
+		return nil, fmt.Errorf("tools/call %s: %v: %q", name, err, text)
+	}
+	if res.IsError != (code != 0) {
+		return nil, fmt.Errorf("tools/call %s: isError=%v but the envelope has exitCode %d", name, res.IsError, code)
+	}
+	if res.StructuredContent != nil {
+		sc, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return nil, fmt.Errorf("tools/call %s: structured content: %v", name, err)
+		}
+		var a, b any
+		if json.Unmarshal(sc, &a) != nil || json.Unmarshal(text, &b) != nil || !jsonEqual(a, b) {
+			return nil, fmt.Errorf("tools/call %s: structured content %s differs from the text envelope", name, sc)
+		}
+	}
+	return text, nil
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
