@@ -1,0 +1,117 @@
+package noggin
+
+import "strconv"
+
+// viewOpts are the CurrentTreeView options; only show passes non-defaults.
+type viewOpts struct {
+	noChildren      bool
+	withSiblings    bool
+	withDescendants bool
+}
+
+// BuildView builds the CurrentTreeView of the item with targetKey in doc
+// with the default options (spec/views.md); nil if there is no such item.
+func BuildView(doc *Document, targetKey string) *View {
+	x := newIndex(doc)
+	return buildView(doc, x, x.item(targetKey), viewOpts{})
+}
+
+// buildView builds the CurrentTreeView around target (nil → nil).
+func buildView(doc *Document, x *index, target *Item, o viewOpts) *View {
+	if target == nil {
+		return nil
+	}
+	v := &View{TargetKey: target.Key}
+	if active := x.item(doc.Active); active != nil {
+		v.ActiveKey = active.Key
+		v.ActivePath = x.path(active)
+	}
+	chain := x.ancestors(target)
+	// Absolute paths of the ancestors, root first.
+	paths := make([]string, len(chain))
+	parentPath := ""
+	for i, a := range chain {
+		paths[i] = parentPath + "/" + strconv.Itoa(x.position(a))
+		parentPath = paths[i]
+	}
+
+	b := viewBuilder{x: x}
+	var targetNode *Node
+	targetPath := parentPath + "/" + strconv.Itoa(x.position(target))
+	switch {
+	case o.noChildren:
+		targetNode = b.leaf(target, targetPath, x.position(target))
+	case o.withDescendants:
+		targetNode = b.expanded(target, targetPath, x.position(target), len(x.items))
+	default:
+		targetNode = b.leaf(target, targetPath, x.position(target))
+		targetNode.Expanded = true
+		targetNode.Children = b.row(target.Key, targetPath, nil)
+	}
+	level := b.row(target.ParentKey, parentPath, targetNode)
+	for i := len(chain) - 1; i >= 0; i-- {
+		a := chain[i]
+		n := b.leaf(a, paths[i], x.position(a))
+		n.Expanded = true
+		if i == len(chain)-1 || !o.withSiblings {
+			n.Children = level
+		} else {
+			n.Children = b.row(a.Key, paths[i], level[0])
+		}
+		level = []*Node{n}
+	}
+	v.Items = level
+	return v
+}
+
+// viewBuilder renders nodes.
+type viewBuilder struct{ x *index }
+
+// leaf renders it without children.
+func (b viewBuilder) leaf(it *Item, path string, pos int) *Node {
+	n := &Node{
+		Key:       it.Key,
+		ParentKey: it.ParentKey,
+		Path:      path,
+		Position:  pos,
+		Title:     it.Title,
+		Done:      it.Done,
+		Notes:     append(make([]Note, 0, len(it.Notes)), it.Notes...),
+	}
+	if it.CreatedAt != nil {
+		c := *it.CreatedAt
+		n.CreatedAt = &c
+	}
+	return n
+}
+
+// expanded renders it with its whole subtree expanded, at most depth
+// levels deep (a bound that only parent cycles in loaded documents reach).
+func (b viewBuilder) expanded(it *Item, path string, pos, depth int) *Node {
+	n := b.leaf(it, path, pos)
+	n.Expanded = true
+	n.Children = []*Node{}
+	if depth <= 0 {
+		return n
+	}
+	for i, c := range b.x.children(it.Key) {
+		n.Children = append(n.Children, b.expanded(c, path+"/"+strconv.Itoa(i+1), i+1, depth-1))
+	}
+	return n
+}
+
+// row renders the children of parent (whose path is parentPath, "" for
+// the root level) as leaves, except that the child whose key is
+// keep.Key is replaced by keep.
+func (b viewBuilder) row(parent, parentPath string, keep *Node) []*Node {
+	kids := b.x.children(parent)
+	out := make([]*Node, 0, len(kids))
+	for i, c := range kids {
+		if keep != nil && c.Key == keep.Key {
+			out = append(out, keep)
+			continue
+		}
+		out = append(out, b.leaf(c, parentPath+"/"+strconv.Itoa(i+1), i+1))
+	}
+	return out
+}
