@@ -306,9 +306,6 @@ func (s *fileStore) writeErr(err error) error {
 	return writeError(err, s.base)
 }
 
-// tempPrefix is the prefix of this file's temporary files.
-func (s *fileStore) tempPrefix() string { return path.Base(filepath.ToSlash(s.name)) + ".tmp-" }
-
 // writeAtomic writes data to <file>.tmp-<pid>-<epoch-ms>, fsyncs it,
 // renames it over the file and fsyncs the directory. The temp file is
 // removed on failure.
@@ -354,8 +351,10 @@ func (s *fileStore) dir() string {
 	return filepath.FromSlash(path.Dir(filepath.ToSlash(s.name)))
 }
 
-// removeStaleTemps deletes temporary files of this noggin left behind by
-// writers that died (or by this process). Called under the lock.
+// removeStaleTemps deletes what writers that died left behind: temporary
+// files of this noggin (<file>.tmp-<pid>-<ms>, of dead pids or of this
+// process, which is not writing one now) and temporary lock directories
+// (<file>.lock.tmp-<pid>-<n>, of dead pids). Called under the lock.
 func (s *fileStore) removeStaleTemps() {
 	d, err := s.fsy.Open(s.dir())
 	if err != nil {
@@ -363,22 +362,37 @@ func (s *fileStore) removeStaleTemps() {
 	}
 	names, _ := d.Readdirnames(-1)
 	_ = d.Close()
-	prefix := s.tempPrefix()
+	base := path.Base(filepath.ToSlash(s.name))
 	for _, n := range names {
-		rest, ok := strings.CutPrefix(n, prefix)
-		if !ok {
+		var pid int
+		var isLock bool
+		if rest, ok := strings.CutPrefix(n, base+".tmp-"); ok {
+			pid = tempPid(rest)
+		} else if rest, ok := strings.CutPrefix(n, base+".lock.tmp-"); ok {
+			pid, isLock = tempPid(rest), true
+		}
+		if pid <= 0 {
 			continue
 		}
-		pidText, ms, ok := strings.Cut(rest, "-")
-		pid, err1 := strconv.Atoi(pidText)
-		_, err2 := strconv.ParseUint(ms, 10, 64)
-		if !ok || err1 != nil || err2 != nil || pid <= 0 {
-			continue
-		}
-		if pid == os.Getpid() || !pidAlive(float64(pid)) {
-			_ = s.fsy.Remove(filepath.Join(s.dir(), n))
+		own := pid == os.Getpid()
+		if (own && !isLock) || (!own && !pidAlive(float64(pid))) {
+			_ = s.fsy.RemoveAll(filepath.Join(s.dir(), n))
 		}
 	}
+}
+
+// tempPid parses "<pid>-<digits>" (0 if it does not match).
+func tempPid(rest string) int {
+	pidText, num, ok := strings.Cut(rest, "-")
+	if !ok {
+		return 0
+	}
+	pid, err1 := strconv.Atoi(pidText)
+	_, err2 := strconv.ParseUint(num, 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return pid
 }
 
 // Watch streams change events until ctx is done. While anyone watches, the

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -20,19 +21,17 @@ const (
 	staleAfterMillis   = 30000
 )
 
-// acquireLock takes the cross-process lock <name>.lock: a directory made
-// with one non-recursive mkdir, holding a pid file "<pid>\n<epoch-ms>\n".
-// Stale locks (holder dead, or older than 30 s) are reclaimed. It gives up
-// with lock-timeout after timeout. display is the absolute file path used
-// in the message. The returned func releases the lock.
+// acquireLock takes the cross-process lock <name>.lock: a directory holding
+// a pid file "<pid>\n<epoch-ms>\n". Stale locks (holder dead, or older
+// than 30 s) are reclaimed. It gives up with lock-timeout after timeout.
+// display is the absolute file path used in the message. The returned func
+// releases the lock.
 func acquireLock(fsy fsys, name, display string, timeout time.Duration) (func(), error) {
 	lock := name + ".lock"
 	start := time.Now()
 	for {
-		err := fsy.Mkdir(lock, 0o777)
+		err := createLock(fsy, lock)
 		if err == nil {
-			pid := strconv.Itoa(os.Getpid()) + "\n" + strconv.FormatInt(time.Now().UnixMilli(), 10) + "\n"
-			_ = fsy.WriteFile(lock+"/pid", []byte(pid), 0o666) // best effort
 			return func() { _ = fsy.RemoveAll(lock) }, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
@@ -47,6 +46,61 @@ func acquireLock(fsy fsys, name, display string, timeout time.Duration) (func(),
 		}
 		time.Sleep(time.Duration(25+rand.IntN(50)) * time.Millisecond)
 	}
+}
+
+// errNoAtomicRename: the platform cannot rename without replacing.
+var errNoAtomicRename = errors.New("renameat2 RENAME_NOREPLACE not supported")
+
+// atomicLocksOff is set once renameExclusive turned out to be unsupported.
+var atomicLocksOff atomic.Bool
+
+// lockSeq numbers the temporary lock directories of this process.
+var lockSeq atomic.Uint64
+
+// createLock creates the lock directory with its pid file, failing with an
+// fs.ErrExist error when it exists.
+//
+// The original tool runs mkdir and then writes the pid file; a holder that
+// dies in between leaves a lock without pid file, which is never stale and
+// blocks every writer for good. On the unconfined file system (and where
+// the kernel supports renameat2 RENAME_NOREPLACE) we instead prepare the
+// directory with its pid file under a temporary name
+// (<lock>.tmp-<pid>-<n>) and rename it into place without
+// replacing: the lock appears atomically with its pid file and is
+// create-or-fail exactly like mkdir, so both protocols interoperate.
+func createLock(fsy fsys, lock string) error {
+	pid := []byte(strconv.Itoa(os.Getpid()) + "\n" + strconv.FormatInt(time.Now().UnixMilli(), 10) + "\n")
+	if _, ok := fsy.(osFS); ok && !atomicLocksOff.Load() {
+		tmp := lock + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(lockSeq.Add(1), 10)
+		err := os.Mkdir(tmp, 0o777)
+		if errors.Is(err, fs.ErrExist) { // left by a dead process with our pid
+			_ = os.RemoveAll(tmp)
+			err = os.Mkdir(tmp, 0o777)
+		}
+		if err != nil {
+			return err
+		}
+		err = os.WriteFile(tmp+"/pid", pid, 0o666)
+		if err == nil {
+			err = renameExclusive(tmp, lock)
+			if err == nil {
+				return nil
+			}
+		}
+		_ = os.RemoveAll(tmp)
+		if errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOTEMPTY) {
+			return fs.ErrExist
+		}
+		if !errors.Is(err, errNoAtomicRename) {
+			return err
+		}
+		atomicLocksOff.Store(true)
+	}
+	err := fsy.Mkdir(lock, 0o777)
+	if err == nil {
+		_ = fsy.WriteFile(lock+"/pid", pid, 0o666) // best effort, as the original
+	}
+	return err
 }
 
 // lockIsStale applies the staleness rule: an unreadable or garbled pid file
