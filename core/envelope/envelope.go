@@ -54,10 +54,6 @@ func (e Envelope) Message() string {
 	return e.Err.MessageFor(e.Verb)
 }
 
-// Encode returns the canonical bytes: two-space indented JSON in the
-// documented key order, data pruned, raw UTF-8, one trailing newline.
-func (e Envelope) Encode() []byte { panic("TODO") }
-
 // Text is Encode without the trailing newline (the MCP text content).
 func (e Envelope) Text() []byte {
 	b := e.Encode()

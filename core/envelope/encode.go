@@ -1,0 +1,660 @@
+package envelope
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// This file is the one canonical encoder. It writes JSON by hand, byte for
+// byte as JavaScript's JSON.stringify(v, null, 2) would write the pruned
+// envelope of the reference implementation:
+//
+//   - two-space indentation, `": "` after keys, one element per line,
+//     empty arrays `[]` and empty objects `{}`;
+//   - strings as raw UTF-8; only `"`, `\` and control characters are
+//     escaped (\b \f \n \r \t, others \u00xx); `/`, `<`, `>`, `&`, U+2028
+//     and U+2029 are written raw; invalid UTF-8 bytes become U+FFFD;
+//   - integers without decimals;
+//   - default-valued fields pruned inside success data only
+//     (spec/views.md#default-value-pruning).
+
+// Encode returns the canonical bytes: two-space indented JSON in the
+// documented key order, data pruned, raw UTF-8, one trailing newline.
+func (e Envelope) Encode() []byte {
+	w := &writer{b: make([]byte, 0, e.sizeHint())}
+	o := w.openObject(0)
+	if e.Err != nil {
+		o.lit(`"status": `)
+		w.str("error")
+	} else {
+		o.lit(`"status": `)
+		w.str("ok")
+	}
+	o.lit(`"envelopeVersion": `)
+	w.int(Version)
+	o.lit(`"verb": `)
+	if e.Verb == "" {
+		w.null()
+	} else {
+		w.str(e.Verb)
+	}
+	if e.Err != nil {
+		o.lit(`"error": `)
+		w.errorObject(e.Err, e.Verb, 1)
+	} else {
+		o.lit(`"data": `)
+		w.data(e.Data, 1)
+	}
+	o.close()
+	w.b = append(w.b, '\n')
+	return w.b
+}
+
+// sizeHint estimates the encoded size (slightly over) so that large views
+// are written into one allocation.
+func (e Envelope) sizeHint() int {
+	n := 256
+	switch d := e.Data.(type) {
+	case *noggin.View:
+		if d != nil {
+			n += viewSize(d, 1)
+		}
+	case *noggin.DeleteResult:
+		if d != nil && d.View != nil {
+			n += viewSize(d.View, 2)
+		}
+	case *noggin.CopyResult:
+		if d != nil {
+			for _, p := range d.Mapping {
+				n += len(p.Old) + len(p.New) + 16
+			}
+		}
+	}
+	return n
+}
+
+func viewSize(v *noggin.View, depth int) int {
+	return 128 + len(v.ActivePath) + len(v.ActiveKey) + len(v.TargetKey) + nodesSize(v.Items, depth+2)
+}
+
+// nodesSize estimates the bytes of the nodes of a row whose objects are
+// indented at depth: every line costs its indentation plus its text.
+func nodesSize(ns []*noggin.Node, depth int) int {
+	ind := 2*depth + 2 // indentation of a field line (+ newline, comma)
+	n := 0
+	for _, c := range ns {
+		if c == nil {
+			n += ind + 4
+			continue
+		}
+		// braces + key, parentKey, path, position, title, done, createdAt, notes, children
+		n += 13*ind + 110 + len(c.Key) + len(c.ParentKey) + len(c.Path) + len(c.Title)
+		if c.CreatedAt != nil {
+			n += len(*c.CreatedAt)
+		}
+		for _, note := range c.Notes {
+			n += 4*(ind+4) + 30 + len(note.Timestamp) + len(note.Text) + len(note.Text)/8
+		}
+		if len(c.Children) > 0 {
+			n += nodesSize(c.Children, depth+2)
+		}
+	}
+	return n
+}
+
+// writer appends JSON to b.
+type writer struct{ b []byte }
+
+// spaces is sliced for indentation; deeper levels fall back to a loop.
+const spaces = "                                                                                                                                "
+
+// nl starts a new line indented for depth.
+func (w *writer) nl(depth int) {
+	w.b = append(w.b, '\n')
+	n := 2 * depth
+	for n > len(spaces) {
+		w.b = append(w.b, spaces...)
+		n -= len(spaces)
+	}
+	w.b = append(w.b, spaces[:n]...)
+}
+
+func (w *writer) null() { w.b = append(w.b, "null"...) }
+
+func (w *writer) bool(v bool) {
+	if v {
+		w.b = append(w.b, "true"...)
+	} else {
+		w.b = append(w.b, "false"...)
+	}
+}
+
+func (w *writer) int(v int) { w.b = strconv.AppendInt(w.b, int64(v), 10) }
+
+// float writes a number the way JavaScript's Number#toString does for the
+// common cases: integral values below 1e21 without decimals, others in
+// the shortest round-trip form. NaN and ±Inf are null, as in JSON.stringify.
+func (w *writer) float(f float64) {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		w.null()
+	case f == math.Trunc(f) && math.Abs(f) < 1e21:
+		if f == 0 {
+			w.b = append(w.b, '0') // -0 is written 0
+			return
+		}
+		w.b = strconv.AppendFloat(w.b, f, 'f', -1, 64)
+	default:
+		abs := math.Abs(f)
+		if abs >= 1e-6 && abs < 1e21 {
+			w.b = strconv.AppendFloat(w.b, f, 'f', -1, 64)
+			return
+		}
+		s := strconv.FormatFloat(f, 'e', -1, 64) // e.g. 1e-07, 1.5e+21
+		mant, exp, _ := strings.Cut(s, "e")
+		w.b = append(w.b, mant...)
+		w.b = append(w.b, 'e')
+		if exp[0] == '-' {
+			w.b = append(w.b, '-')
+		} else {
+			w.b = append(w.b, '+')
+		}
+		exp = exp[1:]
+		for len(exp) > 1 && exp[0] == '0' {
+			exp = exp[1:]
+		}
+		w.b = append(w.b, exp...)
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// safe[c] is true for ASCII bytes written as they are inside a string.
+var safe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// str writes s as a JSON string literal.
+func (w *writer) str(s string) {
+	w.b = append(w.b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if safe[c] {
+				i++
+				continue
+			}
+			w.b = append(w.b, s[start:i]...)
+			switch c {
+			case '"':
+				w.b = append(w.b, '\\', '"')
+			case '\\':
+				w.b = append(w.b, '\\', '\\')
+			case '\b':
+				w.b = append(w.b, '\\', 'b')
+			case '\f':
+				w.b = append(w.b, '\\', 'f')
+			case '\n':
+				w.b = append(w.b, '\\', 'n')
+			case '\r':
+				w.b = append(w.b, '\\', 'r')
+			case '\t':
+				w.b = append(w.b, '\\', 't')
+			default:
+				w.b = append(w.b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			w.b = append(w.b, s[start:i]...)
+			w.b = append(w.b, "\ufffd"...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	w.b = append(w.b, s[start:]...)
+	w.b = append(w.b, '"')
+}
+
+// object tracks one open JSON object.
+type object struct {
+	w     *writer
+	depth int // depth of the object's fields
+	n     int
+}
+
+func (w *writer) openObject(depth int) object {
+	w.b = append(w.b, '{')
+	return object{w: w, depth: depth + 1}
+}
+
+// key starts the next field.
+func (o *object) key(name string) {
+	if o.n > 0 {
+		o.w.b = append(o.w.b, ',')
+	}
+	o.n++
+	o.w.nl(o.depth)
+	o.w.str(name)
+	o.w.b = append(o.w.b, ':', ' ')
+}
+
+// lit starts the next field whose name needs no escaping; quoted is the
+// name with its quotes, colon and space (`"key": `).
+func (o *object) lit(quoted string) {
+	if o.n > 0 {
+		o.w.b = append(o.w.b, ',')
+	}
+	o.n++
+	o.w.nl(o.depth)
+	o.w.b = append(o.w.b, quoted...)
+}
+
+func (o *object) close() {
+	if o.n > 0 {
+		o.w.nl(o.depth - 1)
+	}
+	o.w.b = append(o.w.b, '}')
+}
+
+// array tracks one open JSON array.
+type array struct {
+	w     *writer
+	depth int
+	n     int
+}
+
+func (w *writer) openArray(depth int) array {
+	w.b = append(w.b, '[')
+	return array{w: w, depth: depth + 1}
+}
+
+// elem starts the next element.
+func (a *array) elem() {
+	if a.n > 0 {
+		a.w.b = append(a.w.b, ',')
+	}
+	a.n++
+	a.w.nl(a.depth)
+}
+
+func (a *array) close() {
+	if a.n > 0 {
+		a.w.nl(a.depth - 1)
+	}
+	a.w.b = append(a.w.b, ']')
+}
+
+// errorObject writes the error member: code, message, exitCode, data.
+func (w *writer) errorObject(err *noggin.Error, verb string, depth int) {
+	o := w.openObject(depth)
+	o.lit(`"code": `)
+	w.str(err.Code)
+	o.lit(`"message": `)
+	w.str(err.MessageFor(verb))
+	o.lit(`"exitCode": `)
+	w.int(err.ExitCode)
+	if len(err.Data) > 0 {
+		o.lit(`"data": `)
+		w.fields(err.Data, depth+1, false)
+	}
+	o.close()
+}
+
+// data writes the success payload (pruned).
+func (w *writer) data(d any, depth int) {
+	switch v := d.(type) {
+	case nil:
+		w.null()
+	case *noggin.View:
+		w.view(v, depth)
+	case noggin.View:
+		w.view(&v, depth)
+	case *noggin.DeleteResult:
+		if v == nil {
+			w.null()
+			return
+		}
+		w.deleteResult(v, depth)
+	case noggin.DeleteResult:
+		w.deleteResult(&v, depth)
+	case *noggin.CopyResult:
+		if v == nil {
+			w.null()
+			return
+		}
+		w.copyResult(v, depth)
+	case noggin.CopyResult:
+		w.copyResult(&v, depth)
+	case []noggin.Provider:
+		a := w.openArray(depth)
+		for _, p := range v {
+			a.elem()
+			o := w.openObject(depth + 1)
+			o.lit(`"scheme": `)
+			w.str(p.Scheme)
+			o.close()
+		}
+		a.close()
+	default:
+		w.value(d, depth, true)
+	}
+}
+
+// view writes a CurrentTreeView, pruned: activePath and activeKey are
+// omitted when null.
+func (w *writer) view(v *noggin.View, depth int) {
+	if v == nil {
+		w.null()
+		return
+	}
+	o := w.openObject(depth)
+	if v.ActivePath != "" {
+		o.lit(`"activePath": `)
+		w.str(v.ActivePath)
+	}
+	if v.ActiveKey != "" {
+		o.lit(`"activeKey": `)
+		w.str(v.ActiveKey)
+	}
+	o.lit(`"targetKey": `)
+	w.str(v.TargetKey)
+	o.lit(`"items": `)
+	w.nodes(v.Items, depth+1)
+	o.close()
+}
+
+func (w *writer) nodes(ns []*noggin.Node, depth int) {
+	a := w.openArray(depth)
+	for _, n := range ns {
+		a.elem()
+		w.node(n, depth+1)
+	}
+	a.close()
+}
+
+// node writes one ViewNode, pruned: parentKey null, done false and empty
+// notes are omitted; createdAt is omitted when absent; children is present
+// iff the node is expanded.
+func (w *writer) node(n *noggin.Node, depth int) {
+	if n == nil {
+		w.null()
+		return
+	}
+	o := w.openObject(depth)
+	o.lit(`"key": `)
+	w.str(n.Key)
+	if n.ParentKey != "" {
+		o.lit(`"parentKey": `)
+		w.str(n.ParentKey)
+	}
+	o.lit(`"path": `)
+	w.str(n.Path)
+	o.lit(`"position": `)
+	w.int(n.Position)
+	o.lit(`"title": `)
+	w.str(n.Title)
+	if n.Done {
+		o.lit(`"done": `)
+		w.b = append(w.b, "true"...)
+	}
+	if n.CreatedAt != nil {
+		o.lit(`"createdAt": `)
+		w.str(*n.CreatedAt)
+	}
+	if len(n.Notes) > 0 {
+		o.lit(`"notes": `)
+		w.notes(n.Notes, depth+1)
+	}
+	if n.Expanded {
+		o.lit(`"children": `)
+		w.nodes(n.Children, depth+1)
+	}
+	o.close()
+}
+
+func (w *writer) notes(ns []noggin.Note, depth int) {
+	a := w.openArray(depth)
+	for _, n := range ns {
+		a.elem()
+		o := w.openObject(depth + 1)
+		o.lit(`"timestamp": `)
+		if n.Timestamp == "" {
+			w.null()
+		} else {
+			w.str(n.Timestamp)
+		}
+		o.lit(`"text": `)
+		w.str(n.Text)
+		o.close()
+	}
+	a.close()
+}
+
+// deleteResult writes {deleted, descendantCount, view}, pruned.
+func (w *writer) deleteResult(r *noggin.DeleteResult, depth int) {
+	o := w.openObject(depth)
+	o.lit(`"deleted": `)
+	d := w.openObject(depth + 1)
+	d.lit(`"key": `)
+	w.str(r.Deleted.Key)
+	d.lit(`"path": `)
+	w.str(r.Deleted.Path)
+	d.lit(`"title": `)
+	w.str(r.Deleted.Title)
+	d.close()
+	if r.DescendantCount != 0 {
+		o.lit(`"descendantCount": `)
+		w.int(r.DescendantCount)
+	}
+	if r.View != nil {
+		o.lit(`"view": `)
+		w.view(r.View, depth+1)
+	}
+	o.close()
+}
+
+// copyResult writes {copied, mapping} with mapping entries in copy order.
+func (w *writer) copyResult(r *noggin.CopyResult, depth int) {
+	o := w.openObject(depth)
+	o.lit(`"copied": `)
+	w.int(r.Copied)
+	o.lit(`"mapping": `)
+	m := w.openObject(depth + 1)
+	for _, p := range r.Mapping {
+		m.key(p.Old)
+		w.str(p.New)
+	}
+	m.close()
+	o.close()
+}
+
+// fields writes an ordered mapping. With prune, whitelisted fields holding
+// their default value are omitted (success data only).
+func (w *writer) fields(fs []noggin.Field, depth int, prune bool) {
+	o := w.openObject(depth)
+	for _, f := range fs {
+		if prune && pruned(f.Name, f.Value) {
+			continue
+		}
+		o.key(f.Name)
+		w.value(f.Value, depth+1, prune)
+	}
+	o.close()
+}
+
+// pruned reports whether a field is removed by default-value pruning
+// (spec/views.md#default-value-pruning).
+func pruned(name string, v any) bool {
+	switch name {
+	case "parentKey", "activePath", "activeKey", "view", "env":
+		return isNull(v)
+	case "done", "exists":
+		b, ok := v.(bool)
+		return ok && !b
+	case "notes":
+		return isEmptyArray(v)
+	case "descendantCount":
+		return isZero(v)
+	}
+	return false
+}
+
+func isNull(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case *noggin.View:
+		return x == nil
+	case *noggin.DeleteResult:
+		return x == nil
+	case *noggin.CopyResult:
+		return x == nil
+	case *noggin.Node:
+		return x == nil
+	case *string:
+		return x == nil
+	}
+	return false
+}
+
+func isEmptyArray(v any) bool {
+	switch x := v.(type) {
+	case []any:
+		return x != nil && len(x) == 0
+	case []noggin.Note:
+		return len(x) == 0
+	case []string:
+		return len(x) == 0
+	}
+	return false
+}
+
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case int:
+		return x == 0
+	case int64:
+		return x == 0
+	case int32:
+		return x == 0
+	case uint:
+		return x == 0
+	case uint64:
+		return x == 0
+	case float64:
+		return x == 0
+	case noggin.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		return err == nil && f == 0
+	}
+	return false
+}
+
+// value writes a generic value: the data of an error, or success data of
+// a type the envelope does not know by name. Unknown types are written as
+// their fmt string.
+func (w *writer) value(v any, depth int, prune bool) {
+	switch x := v.(type) {
+	case nil:
+		w.null()
+	case string:
+		w.str(x)
+	case *string:
+		if x == nil {
+			w.null()
+		} else {
+			w.str(*x)
+		}
+	case bool:
+		w.bool(x)
+	case int:
+		w.int(x)
+	case int8:
+		w.b = strconv.AppendInt(w.b, int64(x), 10)
+	case int16:
+		w.b = strconv.AppendInt(w.b, int64(x), 10)
+	case int32:
+		w.b = strconv.AppendInt(w.b, int64(x), 10)
+	case int64:
+		w.b = strconv.AppendInt(w.b, x, 10)
+	case uint:
+		w.b = strconv.AppendUint(w.b, uint64(x), 10)
+	case uint8:
+		w.b = strconv.AppendUint(w.b, uint64(x), 10)
+	case uint16:
+		w.b = strconv.AppendUint(w.b, uint64(x), 10)
+	case uint32:
+		w.b = strconv.AppendUint(w.b, uint64(x), 10)
+	case uint64:
+		w.b = strconv.AppendUint(w.b, x, 10)
+	case float32:
+		w.float(float64(x))
+	case float64:
+		w.float(x)
+	case noggin.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			w.str(string(x))
+		} else {
+			w.float(f)
+		}
+	case noggin.Map:
+		w.fields(x, depth, prune)
+	case []noggin.Field:
+		w.fields(x, depth, prune)
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		fs := make([]noggin.Field, len(keys))
+		for i, k := range keys {
+			fs[i] = noggin.Field{Name: k, Value: x[k]}
+		}
+		w.fields(fs, depth, prune)
+	case []any:
+		a := w.openArray(depth)
+		for _, e := range x {
+			a.elem()
+			w.value(e, depth+1, prune)
+		}
+		a.close()
+	case []string:
+		a := w.openArray(depth)
+		for _, e := range x {
+			a.elem()
+			w.str(e)
+		}
+		a.close()
+	case []noggin.Note:
+		w.notes(x, depth)
+	case *noggin.View, noggin.View, *noggin.DeleteResult, noggin.DeleteResult,
+		*noggin.CopyResult, noggin.CopyResult, []noggin.Provider:
+		w.data(x, depth)
+	case *noggin.Node:
+		w.node(x, depth)
+	case error:
+		w.str(x.Error())
+	case fmt.Stringer:
+		w.str(x.String())
+	default:
+		w.str(fmt.Sprint(x))
+	}
+}
