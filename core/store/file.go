@@ -158,7 +158,7 @@ func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, st stamp, no
 func (s *fileStore) stat() (stamp, error) {
 	fi, err := s.fsy.Stat(s.name)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if notExist(err) {
 			return stamp{}, nil
 		}
 		return stamp{}, err
@@ -173,7 +173,7 @@ func (s *fileStore) read() ([]byte, error) {
 	if err == nil {
 		return b, nil
 	}
-	if errors.Is(err, fs.ErrNotExist) {
+	if notExist(err) {
 		return nil, nil
 	}
 	if e := s.refused(err); e != nil {
@@ -242,6 +242,11 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 	// Our divergence: missing parent directories are created first.
 	if dir := path.Dir(filepath.ToSlash(s.name)); dir != "." && dir != "/" {
 		if _, err := s.fsy.Stat(dir); err != nil {
+			// Do not leave directories behind for a write that would fail
+			// anyway (the document of a missing directory is the empty one).
+			if _, err := noggin.Apply(doc, ops); err != nil {
+				return nil, err
+			}
 			if err := s.fsy.MkdirAll(dir, 0o777); err != nil {
 				return nil, s.writeErr(err)
 			}
@@ -431,4 +436,10 @@ func (s *fileStore) stopPolling() {
 func refusedError(location, detail string) error {
 	return noggin.NewError(noggin.CodeLocationRefused,
 		noggin.F("location", location), noggin.F("detail", detail))
+}
+
+// notExist: the file is missing (ENOENT, or ENOTDIR for a path below a
+// regular file — the original's existence check says "missing" to both).
+func notExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }

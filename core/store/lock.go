@@ -77,24 +77,24 @@ func createLock(fsy fsys, lock string) error {
 			_ = os.RemoveAll(tmp)
 			err = os.Mkdir(tmp, 0o777)
 		}
-		if err != nil {
-			return err
-		}
-		err = os.WriteFile(tmp+"/pid", pid, 0o666)
 		if err == nil {
-			err = renameExclusive(tmp, lock)
+			err = os.WriteFile(tmp+"/pid", pid, 0o666)
 			if err == nil {
-				return nil
+				err = renameExclusive(tmp, lock)
+				if err == nil {
+					return nil
+				}
+			}
+			_ = os.RemoveAll(tmp)
+			if errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOTEMPTY) {
+				return fs.ErrExist
+			}
+			if errors.Is(err, errNoAtomicRename) {
+				atomicLocksOff.Store(true)
 			}
 		}
-		_ = os.RemoveAll(tmp)
-		if errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOTEMPTY) {
-			return fs.ErrExist
-		}
-		if !errors.Is(err, errNoAtomicRename) {
-			return err
-		}
-		atomicLocksOff.Store(true)
+		// Anything unexpected: fall back to the original's mkdir, which
+		// also reports errors with the lock's own name.
 	}
 	err := fsy.Mkdir(lock, 0o777)
 	if err == nil {

@@ -1,0 +1,76 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// Child process modes: the test binary re-executes itself with
+// NOGGIN_STORE_CHILD set to run one of these instead of the tests.
+const childEnv = "NOGGIN_STORE_CHILD"
+
+func TestMain(m *testing.M) {
+	switch os.Getenv(childEnv) {
+	case "":
+		os.Exit(m.Run())
+	case "exit": // a process that is dead once waited for
+		os.Exit(0)
+	case "writer":
+		os.Exit(childWriter(false))
+	case "crashwriter":
+		os.Exit(childWriter(true))
+	default:
+		fmt.Fprintln(os.Stderr, "unknown child mode")
+		os.Exit(3)
+	}
+}
+
+// childWriter appends items CHILD_PREFIX-0 … CHILD_PREFIX-(CHILD_N-1) to
+// CHILD_FILE, one write each. In crash mode it prints "ready" first and
+// keeps writing until killed.
+func childWriter(crash bool) int {
+	file, prefix := os.Getenv("CHILD_FILE"), os.Getenv("CHILD_PREFIX")
+	n, _ := strconv.Atoi(os.Getenv("CHILD_N"))
+	s, err := Open(file, Options{LockTimeout: 20e9})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if crash {
+		fmt.Println("ready")
+		n = 1 << 30
+	}
+	for i := 0; i < n; i++ {
+		if err := addItem(s, prefix+"-"+strconv.Itoa(i)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// addOp appends a new root item with key (and title) key.
+func addOp(key string) noggin.Op {
+	return noggin.Op{Type: noggin.OpAdd, Item: &noggin.Item{Key: key, Title: key, Notes: []noggin.Note{}}, AtEnd: true}
+}
+
+// addItem adds one item in one write.
+func addItem(s noggin.Store, key string) error {
+	_, err := s.Update(func(*noggin.Document) ([]noggin.Op, error) {
+		return []noggin.Op{addOp(key)}, nil
+	})
+	return err
+}
+
+// keysOf lists the item keys of doc in array order.
+func keysOf(doc *noggin.Document) []string {
+	keys := make([]string, len(doc.Items))
+	for i, it := range doc.Items {
+		keys[i] = it.Key
+	}
+	return keys
+}
