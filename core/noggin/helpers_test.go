@@ -210,6 +210,7 @@ func viewOutline(v *View) string {
 		return "<nil>"
 	}
 	var b strings.Builder
+	b.WriteString("active=" + v.ActivePath + "\n")
 	var walk func(ns []*Node, depth int)
 	walk = func(ns []*Node, depth int) {
 		for _, n := range ns {
