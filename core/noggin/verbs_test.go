@@ -294,7 +294,7 @@ func TestMoveCases(t *testing.T) {
 				F("verb", "move"), F("path", "/1/2"), F("title", "beta"), F("placementKind", "after"))},
 		{id: "cycle-into-self-empty-title", start: "x active", prep: func(d *Document) { d.Items[0].Title = "" },
 			do: move(MoveOpts{Placement: into(".")}), err: E(CodeCycle, 1, "move: cannot move item into itself",
-			F("verb", "move"), F("path", "/1"), F("title", ""), F("placementKind", "into"))},
+				F("verb", "move"), F("path", "/1"), F("title", ""), F("placementKind", "into"))},
 		{id: "case-039", start: F1, do: move(MoveOpts{Path: "/1/1", Placement: before("/1/1")}), check: noEvents},
 		{id: "case-040", start: F1, do: move(MoveOpts{Path: "/1", Placement: after("/1")}),
 			out: "active=/1\n/1 root1 + <\n  /1/1 alpha\n  /1/2 beta\n/2 root2\n", check: noEvents},
