@@ -37,6 +37,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -317,7 +318,14 @@ func (s *script) abs(p string) string {
 
 func (s *script) expand(v string) string { return strings.ReplaceAll(v, "$WORK", s.work) }
 
-func (s *script) clean(out string) string { return strings.ReplaceAll(out, s.work, "$WORK") }
+// tmpSuffix matches the pid-and-counter suffix of the store's temporary
+// files, which appears in raw OS error messages.
+var tmpSuffix = regexp.MustCompile(`\.tmp-[0-9]+-[0-9]+`)
+
+func (s *script) clean(out string) string {
+	out = strings.ReplaceAll(out, s.work, "$WORK")
+	return tmpSuffix.ReplaceAllString(out, ".tmp-PID-N")
+}
 
 func (s *script) writeFile(name string, b []byte) {
 	p := s.abs(name)

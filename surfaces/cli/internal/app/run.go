@@ -32,7 +32,9 @@ type runner struct {
 
 func (r *runner) run(argv []string) int {
 	if n := len(argv); n > 0 && argv[n-1] == completionMarker {
-		r.write(r.stdout, []byte(strings.Join(completions(argv[:n-1]), "\n")+"\n"))
+		for _, c := range completions(argv[:n-1]) {
+			r.write(r.stdout, []byte(c+"\n"))
+		}
 		return 0
 	}
 	if len(argv) == 0 {
