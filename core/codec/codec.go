@@ -1,19 +1,139 @@
 // Package codec reads and writes noggin documents as YAML (the original
 // tool's layout) and JSON, including read normalisation (spec/data-model.md).
+//
+// Reading YAML first tries a purpose-built reader for the layout EncodeYAML
+// writes (and common hand-written variants of it); anything it does not
+// recognise goes to the general YAML parser (go.yaml.in/yaml/v3), whose
+// scalars are then resolved with the original tool's rules (js-yaml 4.1
+// default schema). Both paths give the same Document for any input the fast
+// reader accepts. Hand-written unquoted timestamps stay strings (their
+// literal text).
 package codec
 
-import "github.com/noggin-go/noggin/core/noggin"
+import (
+	"errors"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
 
 // DecodeYAML parses and normalises a document (JSON is accepted too).
 // Errors are invalid-document / unsupported-schema / invalid-note without
 // a path; the file provider adds data.path.
-func DecodeYAML(data []byte) (*noggin.Document, error) { panic("TODO") }
+func DecodeYAML(data []byte) (*noggin.Document, error) {
+	if isBlank(data) {
+		return noggin.NewDocument(), nil
+	}
+	if doc, ok := decodeFast(data); ok {
+		return doc, nil
+	}
+	return decodeYAMLSlow(data)
+}
+
+// decodeYAMLSlow is DecodeYAML without the fast reader.
+func decodeYAMLSlow(data []byte) (*noggin.Document, error) {
+	if isBlank(data) {
+		return noggin.NewDocument(), nil
+	}
+	if first := firstNonSpace(data); first == '{' {
+		// JSON text: a strict JSON parse (duplicate keys rejected, as in
+		// YAML) gives the same value as the YAML parser, faster.
+		if v, err := parseJSON(data, true); err == nil {
+			return normalize(v, false)
+		}
+	}
+	v, present, err := parseYAMLGeneric(data)
+	if err != nil {
+		return nil, wrapParse("YAML", err)
+	}
+	if !present {
+		return nil, invalidDoc("expected a mapping at the top level")
+	}
+	return normalize(v, false)
+}
 
 // DecodeJSON parses and normalises a JSON document.
-func DecodeJSON(data []byte) (*noggin.Document, error) { panic("TODO") }
+func DecodeJSON(data []byte) (*noggin.Document, error) {
+	if isBlank(data) {
+		return noggin.NewDocument(), nil
+	}
+	v, err := parseJSON(data, false)
+	if err != nil {
+		return nil, wrapParse("JSON", err)
+	}
+	return normalize(v, true)
+}
 
 // EncodeYAML writes doc in the original tool's YAML layout, ending in "\n".
-func EncodeYAML(doc *noggin.Document) []byte { panic("TODO") }
+func EncodeYAML(doc *noggin.Document) []byte {
+	b := make([]byte, 0, estimateSize(doc))
+	b = appendYAMLDoc(b, doc)
+	return append(b, '\n')
+}
 
 // EncodeJSON writes doc as two-space indented JSON plus "\n".
-func EncodeJSON(doc *noggin.Document) []byte { panic("TODO") }
+func EncodeJSON(doc *noggin.Document) []byte {
+	b := make([]byte, 0, estimateSize(doc)*3/2)
+	b = appendJSONDoc(b, doc)
+	return append(b, '\n')
+}
+
+func estimateSize(doc *noggin.Document) int {
+	n := 64
+	for _, it := range doc.Items {
+		n += 110 + len(it.Key) + len(it.ParentKey) + len(it.Title)
+		if it.CreatedAt != nil {
+			n += len(*it.CreatedAt)
+		}
+		for _, no := range it.Notes {
+			n += 50 + len(no.Timestamp) + len(no.Text)
+		}
+	}
+	return n
+}
+
+func wrapParse(kind string, err error) error {
+	var pe *parseError
+	if errors.As(err, &pe) {
+		return invalidDoc("failed to parse " + kind + ": " + pe.msg)
+	}
+	if ne, ok := err.(*noggin.Error); ok {
+		return ne
+	}
+	return invalidDoc("failed to parse " + kind + ": " + err.Error())
+}
+
+// isBlank reports whether data is empty or only whitespace (JavaScript's
+// String.prototype.trim() set).
+func isBlank(data []byte) bool {
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c < 0x80 {
+			switch c {
+			case ' ', '\t', '\n', '\v', '\f', '\r':
+				i++
+				continue
+			}
+			return false
+		}
+		r, n := decodeRune(data[i:])
+		switch {
+		case r == 0xA0, r == 0x1680, r >= 0x2000 && r <= 0x200A, r == 0x2028, r == 0x2029,
+			r == 0x202F, r == 0x205F, r == 0x3000, r == 0xFEFF:
+			i += n
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func firstNonSpace(data []byte) byte {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c
+	}
+	return 0
+}

@@ -1,0 +1,535 @@
+package codec
+
+import (
+	"cmp"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// Generic values produced by the parsers are: nil, bool, noggin.Number,
+// string, []any and noggin.Map. Numbers hold the JavaScript string form of
+// the parsed value (String(n)), with "-0" for negative zero, so that the
+// behaviour of the original tool (which parses into JavaScript numbers) is
+// reproduced on every later conversion.
+
+// jsString is JavaScript's String(v) for a generic value.
+func jsString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case noggin.Number:
+		if x == "-0" {
+			return "0"
+		}
+		return string(x)
+	case string:
+		return x
+	case []any:
+		var b strings.Builder
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if e != nil {
+				b.WriteString(jsString(e))
+			}
+		}
+		return b.String()
+	case noggin.Map:
+		return "[object Object]"
+	}
+	return ""
+}
+
+// truthy is JavaScript truthiness of a generic value.
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case noggin.Number:
+		return x != "0" && x != "-0" && x != "NaN"
+	case string:
+		return x != ""
+	}
+	return true
+}
+
+// jsNumber formats f like JavaScript's Number.prototype.toString(), except
+// that negative zero is kept as "-0".
+func jsNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0"
+		}
+		return "0"
+	}
+	neg := f < 0
+	if neg {
+		f = -f
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddddde±XX
+	mant, exps, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(exps)
+	k := len(digits)
+	n := exp + 1
+	var out string
+	switch {
+	case k <= n && n <= 21:
+		out = digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		out = digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		out = "0." + strings.Repeat("0", -n) + digits
+	default:
+		m := digits[:1]
+		if k > 1 {
+			m += "." + digits[1:]
+		}
+		sign := "+"
+		if n-1 < 0 {
+			sign = "-"
+		}
+		out = m + "e" + sign + strconv.Itoa(abs(n-1))
+	}
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}
+
+// resolvePlain resolves a plain (unquoted, untagged) YAML scalar with the
+// rules of the original tool's YAML library (js-yaml 4.1 default schema),
+// except that timestamps stay strings (their literal text).
+func resolvePlain(s string) any {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return nil
+	case "true", "True", "TRUE":
+		return true
+	case "false", "False", "FALSE":
+		return false
+	}
+	c := s[0]
+	if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' {
+		if isYAMLInt(s) {
+			return noggin.Number(yamlIntValue(s))
+		}
+		if isYAMLFloat(s) {
+			return noggin.Number(yamlFloatValue(s))
+		}
+	}
+	return s
+}
+
+func isDec(c byte) bool { return c >= '0' && c <= '9' }
+func isOct(c byte) bool { return c >= '0' && c <= '7' }
+func isHex(c byte) bool {
+	return isDec(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// isYAMLInt is js-yaml 4.1's resolveYamlInteger.
+func isYAMLInt(s string) bool {
+	n := len(s)
+	if n == 0 {
+		return false
+	}
+	i := 0
+	var ch byte
+	at := func(i int) byte {
+		if i < n {
+			return s[i]
+		}
+		return 0
+	}
+	ch = at(i)
+	if ch == '-' || ch == '+' {
+		i++
+		ch = at(i)
+	}
+	if ch == '0' {
+		if i+1 == n {
+			return true
+		}
+		i++
+		ch = at(i)
+		var ok func(byte) bool
+		switch ch {
+		case 'b':
+			ok = func(c byte) bool { return c == '0' || c == '1' }
+		case 'x':
+			ok = isHex
+		case 'o':
+			ok = isOct
+		}
+		if ok != nil {
+			i++
+			has := false
+			for ; i < n; i++ {
+				ch = s[i]
+				if ch == '_' {
+					continue
+				}
+				if !ok(ch) {
+					return false
+				}
+				has = true
+			}
+			return has && ch != '_'
+		}
+	}
+	if ch == '_' {
+		return false
+	}
+	has := false
+	for ; i < n; i++ {
+		ch = s[i]
+		if ch == '_' {
+			continue
+		}
+		if !isDec(ch) {
+			return false
+		}
+		has = true
+	}
+	return has && ch != '_'
+}
+
+// yamlIntValue is js-yaml's constructYamlInteger, formatted as a JS number.
+func yamlIntValue(s string) string {
+	v := strings.ReplaceAll(s, "_", "")
+	neg := false
+	if v[0] == '-' || v[0] == '+' {
+		neg = v[0] == '-'
+		v = v[1:]
+	}
+	if v == "0" {
+		return "0"
+	}
+	base := 10
+	if len(v) > 1 && v[0] == '0' {
+		switch v[1] {
+		case 'b':
+			base, v = 2, v[2:]
+		case 'x':
+			base, v = 16, v[2:]
+		case 'o':
+			base, v = 8, v[2:]
+		}
+	}
+	var f float64
+	if base == 10 {
+		f, _ = strconv.ParseFloat(v, 64)
+	} else {
+		bi, ok := new(big.Int).SetString(v, base)
+		if !ok {
+			return "NaN"
+		}
+		f, _ = new(big.Float).SetInt(bi).Float64()
+	}
+	if neg {
+		f = -f
+	}
+	return jsNumber(f)
+}
+
+// isYAMLFloat is js-yaml 4.1's resolveYamlFloat:
+// ^(?:[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?
+//
+//	|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$
+//
+// and not ending in '_'.
+func isYAMLFloat(s string) bool {
+	n := len(s)
+	if n == 0 || s[n-1] == '_' {
+		return false
+	}
+	switch s {
+	case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
+		return true
+	}
+	i := 0
+	exp := func(i int) bool { // (?:[eE][-+]?[0-9]+)?$
+		if i == n {
+			return true
+		}
+		if s[i] != 'e' && s[i] != 'E' {
+			return false
+		}
+		i++
+		if i < n && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if i == n {
+			return false
+		}
+		for ; i < n; i++ {
+			if !isDec(s[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if s[0] == '.' {
+		i = 1
+		if i == n || !(isDec(s[i]) || s[i] == '_') {
+			return false
+		}
+		for i < n && (isDec(s[i]) || s[i] == '_') {
+			i++
+		}
+		return exp(i)
+	}
+	if s[i] == '-' || s[i] == '+' {
+		i++
+	}
+	if i == n || !isDec(s[i]) {
+		return false
+	}
+	for i < n && (isDec(s[i]) || s[i] == '_') {
+		i++
+	}
+	if i < n && s[i] == '.' {
+		i++
+		for i < n && (isDec(s[i]) || s[i] == '_') {
+			i++
+		}
+	}
+	return exp(i)
+}
+
+// yamlFloatValue is js-yaml's constructYamlFloat, formatted as a JS number.
+func yamlFloatValue(s string) string {
+	v := strings.ToLower(strings.ReplaceAll(s, "_", ""))
+	neg := v[0] == '-'
+	if v[0] == '-' || v[0] == '+' {
+		v = v[1:]
+	}
+	switch v {
+	case ".inf":
+		if neg {
+			return "-Infinity"
+		}
+		return "Infinity"
+	case ".nan":
+		return "NaN"
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+			return "NaN"
+		}
+	}
+	if neg {
+		f = -f
+	}
+	return jsNumber(f)
+}
+
+// isTimestamp reports whether js-yaml's timestamp type resolves s.
+func isTimestamp(s string) bool {
+	n := len(s)
+	d := func(i int) bool { return i < n && isDec(s[i]) }
+	// YYYY-MM-DD exactly
+	if n == 10 && d(0) && d(1) && d(2) && d(3) && s[4] == '-' && d(5) && d(6) && s[7] == '-' && d(8) && d(9) {
+		return true
+	}
+	// ^YYYY-M?M-D?D(?:[Tt]|[ \t]+)H?H:MM:SS(?:\.[0-9]*)?(?:[ \t]*(Z|[-+]H?H(?::MM)?))?$
+	if !(d(0) && d(1) && d(2) && d(3)) || n < 5 || s[4] != '-' {
+		return false
+	}
+	i := 5
+	digits12 := func() bool {
+		if !d(i) {
+			return false
+		}
+		i++
+		if d(i) {
+			i++
+		}
+		return true
+	}
+	if !digits12() || i >= n || s[i] != '-' {
+		return false
+	}
+	i++
+	if !digits12() || i >= n {
+		return false
+	}
+	if s[i] == 'T' || s[i] == 't' {
+		i++
+	} else if s[i] == ' ' || s[i] == '\t' {
+		for i < n && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	} else {
+		return false
+	}
+	if !digits12() || i >= n || s[i] != ':' || !d(i+1) || !d(i+2) {
+		return false
+	}
+	i += 3
+	if i >= n || s[i] != ':' || !d(i+1) || !d(i+2) {
+		return false
+	}
+	i += 3
+	if i < n && s[i] == '.' {
+		i++
+		for d(i) {
+			i++
+		}
+	}
+	if i == n {
+		return true
+	}
+	for i < n && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i == n {
+		return false
+	}
+	if s[i] == 'Z' {
+		return i+1 == n
+	}
+	if s[i] != '-' && s[i] != '+' {
+		return false
+	}
+	i++
+	if !digits12() {
+		return false
+	}
+	if i == n {
+		return true
+	}
+	if s[i] != ':' || !d(i+1) || !d(i+2) {
+		return false
+	}
+	return i+3 == n
+}
+
+// isAmbiguous reports whether a plain scalar s would not read back as the
+// string s (js-yaml's testImplicitResolving over the default schema, plus
+// the compatibility quoting of YAML 1.1 booleans and base-60 numbers).
+func isAmbiguous(s string) bool {
+	switch s {
+	case "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "<<",
+		"y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "n", "N", "no", "No", "NO", "off", "Off", "OFF":
+		return true
+	}
+	c := s[0]
+	if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' {
+		return isYAMLInt(s) || isYAMLFloat(s) || isTimestamp(s) || isBase60(s)
+	}
+	return false
+}
+
+// isBase60 is /^[-+]?[0-9_]+(?::[0-9_]+)+(?:\.[0-9_]*)?$/.
+func isBase60(s string) bool {
+	n := len(s)
+	i := 0
+	if i < n && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	run := func() bool {
+		st := i
+		for i < n && (isDec(s[i]) || s[i] == '_') {
+			i++
+		}
+		return i > st
+	}
+	if !run() {
+		return false
+	}
+	groups := 0
+	for i < n && s[i] == ':' {
+		i++
+		if !run() {
+			return false
+		}
+		groups++
+	}
+	if groups == 0 {
+		return false
+	}
+	if i < n && s[i] == '.' {
+		i++
+		for i < n && (isDec(s[i]) || s[i] == '_') {
+			i++
+		}
+	}
+	return i == n
+}
+
+// jsIndexKey reports whether a property name is a JavaScript array index
+// (such keys are ordered first, ascending, in JavaScript objects).
+func jsIndexKey(k string) (uint32, bool) {
+	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(k); i++ {
+		if !isDec(k[i]) {
+			return 0, false
+		}
+		v = v*10 + uint64(k[i]-'0')
+	}
+	if v >= 1<<32-1 {
+		return 0, false
+	}
+	return uint32(v), true
+}
+
+// jsOrder reorders fields like JavaScript's own-property order: array-index
+// keys first in ascending order, then the others in insertion order.
+func jsOrder(m noggin.Map) noggin.Map {
+	nIdx := 0
+	for _, f := range m {
+		if _, ok := jsIndexKey(f.Name); ok {
+			nIdx++
+		}
+	}
+	if nIdx == 0 {
+		return m
+	}
+	idx := make(noggin.Map, 0, len(m))
+	rest := make(noggin.Map, 0, len(m)-nIdx)
+	for _, f := range m {
+		if _, ok := jsIndexKey(f.Name); ok {
+			idx = append(idx, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b noggin.Field) int {
+		x, _ := jsIndexKey(a.Name)
+		y, _ := jsIndexKey(b.Name)
+		return cmp.Compare(x, y)
+	})
+	return append(idx, rest...)
+}

@@ -1,0 +1,228 @@
+package codec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/noggin-go/noggin/core/noggin"
+	"go.yaml.in/yaml/v3"
+)
+
+// parseError is a parser failure; DecodeYAML/DecodeJSON turn it into an
+// invalid-document error with the "failed to parse …" wording.
+type parseError struct{ msg string }
+
+func (e *parseError) Error() string { return e.msg }
+
+func parseErrorf(format string, args ...any) error {
+	return &parseError{msg: fmt.Sprintf(format, args...)}
+}
+
+// parseYAMLGeneric parses YAML text with the general parser and converts the
+// single document into a generic value (see value.go). A stream without a
+// document gives (nil, false, nil).
+func parseYAMLGeneric(data []byte) (v any, present bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, present, err = nil, false, parseErrorf("%v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var root yaml.Node
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, false, nil
+		}
+		return nil, false, parseErrorf("%s", cleanYAMLError(err))
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, false, parseErrorf("expected a single document in the stream, but found more")
+	} else if !errors.Is(err, io.EOF) {
+		return nil, false, parseErrorf("%s", cleanYAMLError(err))
+	}
+	c := &nodeConv{budget: 4*len(data) + 10000}
+	v, err = c.value(&root, 0)
+	return v, true, err
+}
+
+func cleanYAMLError(err error) string {
+	return strings.TrimPrefix(err.Error(), "yaml: ")
+}
+
+type nodeConv struct {
+	budget int
+}
+
+const maxDepth = 1000
+
+func (c *nodeConv) value(n *yaml.Node, depth int) (any, error) {
+	c.budget--
+	if c.budget < 0 {
+		return nil, parseErrorf("document too large after alias expansion")
+	}
+	if depth > maxDepth {
+		return nil, parseErrorf("maximum nesting depth exceeded (%d:%d)", n.Line, n.Column)
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return c.value(n.Content[0], depth+1)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, parseErrorf("unidentified alias (%d:%d)", n.Line, n.Column)
+		}
+		return c.value(n.Alias, depth+1)
+	case yaml.ScalarNode:
+		return c.scalar(n)
+	case yaml.SequenceNode:
+		if err := c.collectionTag(n); err != nil {
+			return nil, err
+		}
+		out := make([]any, 0, len(n.Content))
+		for _, e := range n.Content {
+			v, err := c.value(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		if err := c.collectionTag(n); err != nil {
+			return nil, err
+		}
+		return c.mapping(n, depth)
+	}
+	return nil, parseErrorf("unexpected node (%d:%d)", n.Line, n.Column)
+}
+
+func (c *nodeConv) collectionTag(n *yaml.Node) error {
+	if n.Style&yaml.TaggedStyle == 0 {
+		return nil
+	}
+	switch n.Tag {
+	case "!!map", "!!seq", "!!set", "!!omap", "!!pairs":
+		return nil
+	}
+	return parseErrorf("unknown tag !<%s> (%d:%d)", n.Tag, n.Line, n.Column)
+}
+
+func (c *nodeConv) mapping(n *yaml.Node, depth int) (any, error) {
+	m := make(noggin.Map, 0, len(n.Content)/2)
+	var overridable map[string]bool
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := n.Content[i], n.Content[i+1]
+		if kn.Kind == yaml.ScalarNode && kn.Style == 0 && kn.Value == "<<" {
+			// merge key
+			src, err := c.value(vn, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			var sources []noggin.Map
+			switch s := src.(type) {
+			case noggin.Map:
+				sources = []noggin.Map{s}
+			case []any:
+				for _, e := range s {
+					em, ok := e.(noggin.Map)
+					if !ok {
+						return nil, parseErrorf("cannot merge mappings; the provided source object is unacceptable (%d:%d)", vn.Line, vn.Column)
+					}
+					sources = append(sources, em)
+				}
+			default:
+				return nil, parseErrorf("cannot merge mappings; the provided source object is unacceptable (%d:%d)", vn.Line, vn.Column)
+			}
+			for _, s := range sources {
+				for _, f := range s {
+					if _, has := get(m, f.Name); has {
+						continue
+					}
+					m = append(m, f)
+					if overridable == nil {
+						overridable = map[string]bool{}
+					}
+					overridable[f.Name] = true
+				}
+			}
+			continue
+		}
+		kv, err := c.value(kn, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		key := jsString(kv)
+		v, err := c.value(vn, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		replaced := false
+		for j := range m {
+			if m[j].Name == key {
+				if !overridable[key] {
+					return nil, parseErrorf("duplicated mapping key (%d:%d)", kn.Line, kn.Column)
+				}
+				m[j].Value = v
+				delete(overridable, key)
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			m = append(m, noggin.Field{Name: key, Value: v})
+		}
+	}
+	return jsOrder(m), nil
+}
+
+func (c *nodeConv) scalar(n *yaml.Node) (any, error) {
+	if n.Style&yaml.TaggedStyle == 0 {
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			return n.Value, nil
+		}
+		return resolvePlain(n.Value), nil
+	}
+	bad := func() (any, error) {
+		return nil, parseErrorf("cannot resolve a node with !<%s> explicit tag (%d:%d)", n.Tag, n.Line, n.Column)
+	}
+	switch n.Tag {
+	case "!!str", "!!binary":
+		return n.Value, nil
+	case "!!timestamp":
+		if !isTimestamp(n.Value) {
+			return bad()
+		}
+		return n.Value, nil
+	case "!!null":
+		switch n.Value {
+		case "", "~", "null", "Null", "NULL":
+			return nil, nil
+		}
+		return bad()
+	case "!!bool":
+		if v, ok := resolvePlain(n.Value).(bool); ok {
+			return v, nil
+		}
+		return bad()
+	case "!!int":
+		if isYAMLInt(n.Value) {
+			return noggin.Number(yamlIntValue(n.Value)), nil
+		}
+		return bad()
+	case "!!float":
+		if isYAMLFloat(n.Value) {
+			return noggin.Number(yamlFloatValue(n.Value)), nil
+		}
+		if isYAMLInt(n.Value) {
+			return noggin.Number(yamlIntValue(n.Value)), nil
+		}
+		return bad()
+	}
+	return nil, parseErrorf("unknown tag !<%s> (%d:%d)", n.Tag, n.Line, n.Column)
+}

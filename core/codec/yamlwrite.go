@@ -1,0 +1,580 @@
+package codec
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// The writer reproduces js-yaml 4.1 dump(doc, {lineWidth: 100}) for the
+// values a noggin document holds. Levels follow js-yaml: the root mapping
+// is level 0, a mapping value or sequence element is one level deeper than
+// its container, a block at level L is indented 2L spaces, and a scalar at
+// level L has block-scalar indentation 2·max(1,L) and line width
+// max(40, 100 − 2·max(1,L)).
+
+const lineWidthOption = 100
+
+func nl(b []byte, level int) []byte {
+	b = append(b, '\n')
+	for i := 0; i < level; i++ {
+		b = append(b, ' ', ' ')
+	}
+	return b
+}
+
+// appendYAMLDoc writes doc (without the final newline).
+func appendYAMLDoc(b []byte, doc *noggin.Document) []byte {
+	for i, name := range docOrder(doc) {
+		if i > 0 {
+			b = nl(b, 0)
+		}
+		st := len(b)
+		b = appendScalar(b, name, 1, true)
+		if k := b[st:]; len(k) >= 3 && string(k[:3]) == "..." && (len(k) == 3 || k[3] == ' ' || k[3] == '\t') {
+			// A plain key here would be a document end marker (js-yaml
+			// writes it anyway); single-quote it instead.
+			b = append(b[:st], '\'')
+			b = append(b, strings.ReplaceAll(name, "'", "''")...)
+			b = append(b, '\'')
+		}
+		switch name {
+		case fSchemaVersion:
+			b = append(b, ": 1"...)
+		case fActive:
+			b = append(b, ':', ' ')
+			if doc.Active == "" {
+				b = append(b, "null"...)
+			} else {
+				b = appendScalar(b, doc.Active, 1, false)
+			}
+		case fItems:
+			if len(doc.Items) == 0 {
+				b = append(b, ": []"...)
+				continue
+			}
+			b = append(b, ':')
+			for _, it := range doc.Items {
+				b = append(b, "\n  - "...)
+				b = appendItem(b, it)
+			}
+		default:
+			v, _ := getField(doc.Extra, name)
+			b = appendMapValue(b, v, 1)
+		}
+	}
+	return b
+}
+
+// appendItem writes an item mapping at level 2 in compact form (the first
+// field follows "- ").
+func appendItem(b []byte, it *noggin.Item) []byte {
+	order := itemOrder(it)
+	if len(order) == 0 {
+		return append(b, "{}"...)
+	}
+	for i, name := range order {
+		if i > 0 {
+			b = append(b, "\n    "...)
+		}
+		switch name {
+		case fKey:
+			b = append(b, "key: "...)
+			b = appendScalar(b, it.Key, 3, false)
+		case fParentKey:
+			b = append(b, "parentKey: "...)
+			if it.ParentKey == "" {
+				b = append(b, "null"...)
+			} else {
+				b = appendScalar(b, it.ParentKey, 3, false)
+			}
+		case fTitle:
+			b = append(b, "title: "...)
+			b = appendScalar(b, it.Title, 3, false)
+		case fDone:
+			if it.Done {
+				b = append(b, "done: true"...)
+			} else {
+				b = append(b, "done: false"...)
+			}
+		case fCreatedAt:
+			b = append(b, "createdAt: "...)
+			if it.CreatedAt == nil {
+				b = append(b, "null"...)
+			} else {
+				b = appendScalar(b, *it.CreatedAt, 3, false)
+			}
+		case fNotes:
+			if len(it.Notes) == 0 {
+				b = append(b, "notes: []"...)
+				continue
+			}
+			b = append(b, "notes:"...)
+			for _, n := range it.Notes {
+				b = append(b, "\n      - timestamp: "...)
+				if n.Timestamp == "" {
+					b = append(b, "null"...)
+				} else {
+					b = appendScalar(b, n.Timestamp, 5, false)
+				}
+				b = append(b, "\n        text: "...)
+				b = appendScalar(b, n.Text, 5, false)
+			}
+		default:
+			b = appendScalar(b, name, 3, true)
+			v, _ := getField(it.Extra, name)
+			b = appendMapValue(b, v, 3)
+		}
+	}
+	return b
+}
+
+// appendMapValue writes ": value" (or ":" + block) for a mapping value at
+// value level L (the mapping itself is at level L-1).
+func appendMapValue(b []byte, v any, level int) []byte {
+	switch x := v.(type) {
+	case []any:
+		if len(x) > 0 {
+			b = append(b, ':')
+			return appendSeq(b, x, level, false)
+		}
+	case noggin.Map:
+		if len(x) > 0 {
+			b = append(b, ':')
+			return appendMap(b, x, level, false)
+		}
+	}
+	b = append(b, ':', ' ')
+	return appendInline(b, v, level)
+}
+
+// appendInline writes a scalar or an empty collection.
+func appendInline(b []byte, v any, level int) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		if x {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case noggin.Number:
+		return appendYAMLNumber(b, x)
+	case string:
+		return appendScalar(b, x, level, false)
+	case []any:
+		return append(b, "[]"...)
+	case noggin.Map:
+		return append(b, "{}"...)
+	}
+	return append(b, "null"...)
+}
+
+func appendSeq(b []byte, s []any, level int, compact bool) []byte {
+	for i, e := range s {
+		if !compact || i > 0 {
+			b = nl(b, level)
+		}
+		b = append(b, '-', ' ')
+		switch x := e.(type) {
+		case []any:
+			if len(x) > 0 {
+				b = appendSeq(b, x, level+1, true)
+				continue
+			}
+		case noggin.Map:
+			if len(x) > 0 {
+				b = appendMap(b, x, level+1, true)
+				continue
+			}
+		}
+		b = appendInline(b, e, level+1)
+	}
+	return b
+}
+
+func appendMap(b []byte, m noggin.Map, level int, compact bool) []byte {
+	for i, f := range m {
+		if !compact || i > 0 {
+			b = nl(b, level)
+		}
+		key := appendScalar(nil, f.Name, level+1, true)
+		if len(key) > 1024 {
+			// explicit pair, as js-yaml writes very long keys
+			b = append(b, '?', ' ')
+			b = append(b, key...)
+			b = nl(b, level)
+			b = append(b, ':', ' ')
+			switch x := f.Value.(type) {
+			case []any:
+				if len(x) > 0 {
+					b = appendSeq(b, x, level+1, true)
+					continue
+				}
+			case noggin.Map:
+				if len(x) > 0 {
+					b = appendMap(b, x, level+1, true)
+					continue
+				}
+			}
+			b = appendInline(b, f.Value, level+1)
+			continue
+		}
+		b = append(b, key...)
+		b = appendMapValue(b, f.Value, level+1)
+	}
+	return b
+}
+
+// appendYAMLNumber writes a number as js-yaml represents the JS number.
+func appendYAMLNumber(b []byte, n noggin.Number) []byte {
+	switch n {
+	case "NaN":
+		return append(b, ".nan"...)
+	case "Infinity":
+		return append(b, ".inf"...)
+	case "-Infinity":
+		return append(b, "-.inf"...)
+	case "-0":
+		return append(b, "-0.0"...)
+	}
+	s := string(n)
+	if strings.ContainsAny(s, ".") || strings.Contains(s, "e-") {
+		// a non-integer: js-yaml adds a dot to exponent forms without one
+		if !strings.Contains(s, ".") {
+			s = strings.Replace(s, "e", ".e", 1)
+		}
+	}
+	return append(b, s...)
+}
+
+// ---- scalars ----
+
+const (
+	stylePlain = iota
+	styleSingle
+	styleLiteral
+	styleFolded
+	styleDouble
+)
+
+func isPrintable(c rune) bool {
+	return (0x20 <= c && c <= 0x7E) ||
+		(0xA1 <= c && c <= 0xD7FF && c != 0x2028 && c != 0x2029) ||
+		(0xE000 <= c && c <= 0xFFFD && c != 0xFEFF) ||
+		(0x10000 <= c && c <= 0x10FFFF)
+}
+
+func isWS(c rune) bool { return c == ' ' || c == '\t' }
+
+func isNsCharOrWS(c rune) bool {
+	return isPrintable(c) && c != 0xFEFF && c != '\r' && c != '\n'
+}
+
+func isPlainSafe(c, prev rune) bool {
+	cNsOrWS := isNsCharOrWS(c)
+	cNs := cNsOrWS && !isWS(c)
+	return (cNsOrWS && c != '#' && !(prev == ':' && !cNs)) ||
+		(isNsCharOrWS(prev) && !isWS(prev) && c == '#') ||
+		(prev == ':' && cNs)
+}
+
+func isPlainSafeFirst(c rune) bool {
+	if !isPrintable(c) || c == 0xFEFF || isWS(c) {
+		return false
+	}
+	switch c {
+	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '=', '>', '\'', '"', '%', '@', '`':
+		return false
+	}
+	return true
+}
+
+func utf16Len(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
+}
+
+// asciiPlainFast handles the common case: a printable-ASCII single-line
+// string that fits the width. It returns the style and true, or false
+// when the general algorithm must run.
+func asciiPlainFast(s string, lineWidth int) (int, bool) {
+	if len(s) > lineWidth {
+		return 0, false
+	}
+	prev := byte(0)
+	plain := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7E {
+			return 0, false
+		}
+		if plain {
+			switch {
+			case c == '#':
+				plain = prev != 0 && prev != ' '
+			case c == ' ':
+				plain = prev != ':'
+			}
+		}
+		prev = c
+	}
+	if plain && (!isPlainSafeFirst(rune(s[0])) || s[len(s)-1] == ' ' || s[len(s)-1] == ':') {
+		plain = false
+	}
+	if plain && !isAmbiguous(s) {
+		return stylePlain, true
+	}
+	return styleSingle, true
+}
+
+func chooseStyle(s string, singleLine bool, lineWidth int) int {
+	first, _ := utf8.DecodeRuneInString(s)
+	last, _ := utf8.DecodeLastRuneInString(s)
+	plain := isPlainSafeFirst(first) && !isWS(last) && last != ':'
+	prev := rune(-1)
+	hasLineBreak, hasFoldable := false, false
+	i, prevLB := 0, -1 // UTF-16 indexes
+	lineStart := 0     // byte index of the current line
+	for bi, c := range s {
+		if c == '\n' && !singleLine {
+			hasLineBreak = true
+			if !hasFoldable && i-prevLB-1 > lineWidth && s[lineStart] != ' ' {
+				hasFoldable = true
+			}
+			prevLB = i
+			lineStart = bi + 1
+		} else if !isPrintable(c) {
+			return styleDouble
+		}
+		if plain {
+			plain = isPlainSafe(c, prev)
+		}
+		prev = c
+		i += utf16Len(c)
+	}
+	if !singleLine && !hasFoldable && i-prevLB-1 > lineWidth && (lineStart >= len(s) || s[lineStart] != ' ') {
+		hasFoldable = true
+	}
+	if !hasLineBreak && !hasFoldable {
+		if plain && !isAmbiguous(s) {
+			return stylePlain
+		}
+		return styleSingle
+	}
+	if hasFoldable {
+		return styleFolded
+	}
+	return styleLiteral
+}
+
+func isDeprecatedOrBase60(s string) bool {
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "n", "N", "no", "No", "NO", "off", "Off", "OFF":
+		return true
+	}
+	return len(s) > 0 && (isDec(s[0]) || s[0] == '-' || s[0] == '+' || s[0] == '_') && isBase60(s)
+}
+
+// appendScalar is js-yaml's writeScalar for a string at a level.
+func appendScalar(b []byte, s string, level int, isKey bool) []byte {
+	if s == "" {
+		return append(b, '\'', '\'')
+	}
+	if !utf8.ValidString(s) {
+		s = toValidUTF8(s)
+	}
+	if isDeprecatedOrBase60(s) {
+		b = append(b, '\'')
+		b = append(b, s...)
+		return append(b, '\'')
+	}
+	indent := 2 * max(1, level)
+	lineWidth := max(40, lineWidthOption-indent)
+	style, ok := asciiPlainFast(s, lineWidth)
+	if !ok {
+		style = chooseStyle(s, isKey, lineWidth)
+	}
+	switch style {
+	case stylePlain:
+		return append(b, s...)
+	case styleSingle:
+		b = append(b, '\'')
+		for {
+			i := strings.IndexByte(s, '\'')
+			if i < 0 {
+				break
+			}
+			b = append(b, s[:i+1]...)
+			b = append(b, '\'')
+			s = s[i+1:]
+		}
+		b = append(b, s...)
+		return append(b, '\'')
+	case styleLiteral:
+		b = append(b, '|')
+		b = appendBlockHeader(b, s)
+		return appendIndented(b, s, indent)
+	case styleFolded:
+		b = append(b, '>')
+		b = appendBlockHeader(b, s)
+		return appendIndented(b, foldString(s, lineWidth), indent)
+	}
+	b = append(b, '"')
+	b = appendEscaped(b, s)
+	return append(b, '"')
+}
+
+func appendBlockHeader(b []byte, s string) []byte {
+	t := strings.TrimLeft(s, "\n")
+	if len(t) > 0 && t[0] == ' ' {
+		b = append(b, '2')
+	}
+	clip := s[len(s)-1] == '\n'
+	keep := clip && (s == "\n" || (len(s) >= 2 && s[len(s)-2] == '\n'))
+	switch {
+	case keep:
+		b = append(b, '+')
+	case !clip:
+		b = append(b, '-')
+	}
+	return append(b, '\n')
+}
+
+// appendIndented is dropEndingNewline(indentString(s, spaces)).
+func appendIndented(b []byte, s string, spaces int) []byte {
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		var line string
+		if i < 0 {
+			line, s = s, ""
+		} else {
+			line, s = s[:i+1], s[i+1:]
+		}
+		if line != "\n" {
+			for k := 0; k < spaces; k++ {
+				b = append(b, ' ')
+			}
+		}
+		if s == "" && line[len(line)-1] == '\n' {
+			line = line[:len(line)-1]
+		}
+		b = append(b, line...)
+	}
+	return b
+}
+
+var escapes = map[rune]string{
+	0x00: `\0`, 0x07: `\a`, 0x08: `\b`, 0x09: `\t`, 0x0A: `\n`, 0x0B: `\v`, 0x0C: `\f`,
+	0x0D: `\r`, 0x1B: `\e`, 0x22: `\"`, 0x5C: `\\`, 0x85: `\N`, 0xA0: `\_`,
+	0x2028: `\L`, 0x2029: `\P`,
+}
+
+const upperHex = "0123456789ABCDEF"
+
+func appendEscaped(b []byte, s string) []byte {
+	for _, c := range s {
+		if e, ok := escapes[c]; ok {
+			b = append(b, e...)
+			continue
+		}
+		if isPrintable(c) {
+			b = utf8.AppendRune(b, c)
+			continue
+		}
+		var n int
+		switch {
+		case c <= 0xFF:
+			b, n = append(b, '\\', 'x'), 2
+		case c <= 0xFFFF:
+			b, n = append(b, '\\', 'u'), 4
+		default:
+			b, n = append(b, '\\', 'U'), 8
+		}
+		for k := n - 1; k >= 0; k-- {
+			b = append(b, upperHex[(c>>(4*k))&0xF])
+		}
+	}
+	return b
+}
+
+// foldString is js-yaml's foldString.
+func foldString(s string, width int) string {
+	var out strings.Builder
+	nextLF := strings.IndexByte(s, '\n')
+	if nextLF < 0 {
+		nextLF = len(s)
+	}
+	out.WriteString(foldLine(s[:nextLF], width))
+	prevMoreIndented := s[0] == '\n' || s[0] == ' '
+	rest := s[nextLF:]
+	for len(rest) > 0 {
+		// rest starts with one or more '\n'
+		k := 0
+		for k < len(rest) && rest[k] == '\n' {
+			k++
+		}
+		prefix := rest[:k]
+		rest = rest[k:]
+		e := strings.IndexByte(rest, '\n')
+		if e < 0 {
+			e = len(rest)
+		}
+		line := rest[:e]
+		rest = rest[e:]
+		moreIndented := len(line) > 0 && line[0] == ' '
+		out.WriteString(prefix)
+		if !prevMoreIndented && !moreIndented && line != "" {
+			out.WriteByte('\n')
+		}
+		out.WriteString(foldLine(line, width))
+		prevMoreIndented = moreIndented
+	}
+	return out.String()
+}
+
+// foldLine is js-yaml's greedy foldLine; positions are UTF-16 indexes.
+func foldLine(line string, width int) string {
+	if line == "" || line[0] == ' ' {
+		return line
+	}
+	u := utf16.Encode([]rune(line))
+	if len(u) <= width {
+		return line
+	}
+	str := func(a, b int) string { return string(utf16.Decode(u[a:b])) }
+	var result strings.Builder
+	start, curr, next := 0, 0, 0
+	// matches of / [^ ]/g
+	for p := 0; p+1 < len(u); {
+		if u[p] != ' ' || u[p+1] == ' ' {
+			p++
+			continue
+		}
+		next = p
+		if next-start > width {
+			end := next
+			if curr > start {
+				end = curr
+			}
+			result.WriteByte('\n')
+			result.WriteString(str(start, end))
+			start = end + 1
+		}
+		curr = next
+		p += 2
+	}
+	result.WriteByte('\n')
+	if len(u)-start > width && curr > start {
+		result.WriteString(str(start, curr))
+		result.WriteByte('\n')
+		result.WriteString(str(curr+1, len(u)))
+	} else {
+		result.WriteString(str(start, len(u)))
+	}
+	return result.String()[1:]
+}
