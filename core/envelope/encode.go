@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -476,12 +477,71 @@ func (w *writer) copyResult(r *noggin.CopyResult, depth int) {
 	w.int(r.Copied)
 	o.lit(`"mapping": `)
 	m := w.openObject(depth + 1)
-	for _, p := range r.Mapping {
+	for _, p := range jsObjectOrder(r.Mapping) {
 		m.key(p.Old)
 		w.str(p.New)
 	}
 	m.close()
 	o.close()
+}
+
+// jsObjectOrder returns the mapping entries in the order a JavaScript
+// object built by assigning them in order enumerates them: keys that are
+// array indices ("0", "1", … up to 2^32-2) first in ascending numeric
+// order, then the other keys in insertion order; a repeated key keeps its
+// first position and its last value. Ordinary item keys are not indices,
+// so this is the copy order.
+func jsObjectOrder(ps []noggin.KeyPair) []noggin.KeyPair {
+	special := false
+	seen := make(map[string]int, len(ps))
+	for _, p := range ps {
+		if _, dup := seen[p.Old]; dup || isArrayIndex(p.Old) {
+			special = true
+		}
+		seen[p.Old] = 0
+	}
+	if !special {
+		return ps
+	}
+	var idx, rest []noggin.KeyPair
+	pos := make(map[string]int, len(ps))
+	for _, p := range ps {
+		if i, ok := pos[p.Old]; ok {
+			if isArrayIndex(p.Old) {
+				idx[i].New = p.New
+			} else {
+				rest[i].New = p.New
+			}
+			continue
+		}
+		if isArrayIndex(p.Old) {
+			pos[p.Old] = len(idx)
+			idx = append(idx, p)
+		} else {
+			pos[p.Old] = len(rest)
+			rest = append(rest, p)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b noggin.KeyPair) int {
+		x, _ := strconv.ParseUint(a.Old, 10, 64)
+		y, _ := strconv.ParseUint(b.Old, 10, 64)
+		return cmp.Compare(x, y)
+	})
+	return append(idx, rest...)
+}
+
+// isArrayIndex reports whether s is a canonical array index of JavaScript.
+func isArrayIndex(s string) bool {
+	if s == "" || len(s) > 10 || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	v, _ := strconv.ParseUint(s, 10, 64)
+	return v <= 4294967294
 }
 
 // fields writes an ordered mapping. With prune, whitelisted fields holding

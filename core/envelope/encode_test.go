@@ -613,3 +613,23 @@ func TestSizeHint(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyMappingJSOrder checks that mapping keys come out in the order
+// JavaScript enumerates an object's keys (expected value from node).
+func TestCopyMappingJSOrder(t *testing.T) {
+	var ps []noggin.KeyPair
+	for _, kv := range [][2]string{{"b", "n1"}, {"10", "n2"}, {"2", "n3"}, {"a", "n4"}, {"b", "n5"},
+		{"4294967295", "n6"}, {"01", "n7"}, {"4294967294", "n8"}} {
+		ps = append(ps, noggin.KeyPair{Old: kv[0], New: kv[1]})
+	}
+	got := Success("copy", &noggin.CopyResult{Copied: len(ps), Mapping: ps}).Encode()
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, got); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"status":"ok","envelopeVersion":3,"verb":"copy","data":{"copied":8,"mapping":` +
+		`{"2":"n3","10":"n2","4294967294":"n8","b":"n5","a":"n4","4294967295":"n6","01":"n7"}}}`
+	if compact.String() != want {
+		t.Errorf("got  %s\nwant %s", compact.String(), want)
+	}
+}
