@@ -147,6 +147,7 @@ func Normalizer(work string) func([]byte) []byte {
 // UpdateGoldens rewrites the expected bodies of s from runs: each step from
 // the first run that has it, the final files from the first run.
 func UpdateGoldens(s *Scenario, runs []*RunResult, norm func([]byte) []byte) error {
+	var missing []string
 	for i, sec := range s.Steps() {
 		done := false
 		for _, r := range runs {
@@ -157,9 +158,10 @@ func UpdateGoldens(s *Scenario, runs []*RunResult, norm func([]byte) []byte) err
 			}
 		}
 		if !done {
-			return fmt.Errorf("scenario %s step %d `%s`: no surface produced an envelope", s.Name, i+1, sec.Step.Line)
+			missing = append(missing, fmt.Sprintf("step %d `%s`", i+1, sec.Step.Line))
 		}
 	}
+	updated := false
 	for _, r := range runs {
 		if r.Err == nil {
 			files := map[string][]byte{}
@@ -167,10 +169,17 @@ func UpdateGoldens(s *Scenario, runs []*RunResult, norm func([]byte) []byte) err
 				files[n] = norm(d)
 			}
 			s.SetFinals(files)
-			return nil
+			updated = true
+			break
 		}
 	}
-	return fmt.Errorf("scenario %s: no run succeeded", s.Name)
+	if !updated {
+		missing = append(missing, "the final files")
+	}
+	if missing != nil {
+		return fmt.Errorf("scenario %s: no surface produced %s (left as they were)", s.Name, strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // GenerateNoggin returns a deterministic noggin of n items: ten roots, ten
