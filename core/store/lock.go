@@ -32,13 +32,13 @@ func acquireLock(fsy fsys, name, display string, timeout time.Duration) (func(),
 	for {
 		err := createLock(fsy, lock)
 		if err == nil {
-			return func() { _ = fsy.RemoveAll(lock) }, nil
+			return func() { removeLock(fsy, lock) }, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
 		if lockIsStale(fsy, lock) {
-			_ = fsy.RemoveAll(lock)
+			removeLock(fsy, lock)
 			continue
 		}
 		if time.Since(start) >= timeout {
@@ -46,6 +46,20 @@ func acquireLock(fsy fsys, name, display string, timeout time.Duration) (func(),
 		}
 		time.Sleep(time.Duration(25+rand.IntN(50)) * time.Millisecond)
 	}
+}
+
+// removeLock removes a lock directory. It is first renamed out of the way
+// (to <lock>.tmp-<pid>-<n>), so that a process dying half-way through the
+// removal leaves no lock without pid file behind (such a lock is never
+// stale and would block every writer); the leftover is cleaned up by the
+// next write.
+func removeLock(fsy fsys, lock string) {
+	tmp := lock + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(lockSeq.Add(1), 10)
+	if err := fsy.Rename(lock, tmp); err != nil {
+		_ = fsy.RemoveAll(lock)
+		return
+	}
+	_ = fsy.RemoveAll(tmp)
 }
 
 // errNoAtomicRename: the platform cannot rename without replacing.

@@ -1,0 +1,250 @@
+package store
+
+import (
+	"bufio"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// plantLock creates <p>.lock by hand, with pid file content (nil = none).
+func plantLock(t *testing.T, p string, content []byte) {
+	t.Helper()
+	if err := os.Mkdir(p+".lock", 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if content != nil {
+		if err := os.WriteFile(p+".lock/pid", content, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func pidFile(pid int, ms int64) []byte {
+	return []byte(strconv.Itoa(pid) + "\n" + strconv.FormatInt(ms, 10) + "\n")
+}
+
+func TestLockBlocks(t *testing.T) {
+	now := time.Now().UnixMilli()
+	tests := []struct {
+		name    string
+		content []byte
+	}{
+		{"live holder, recent", pidFile(os.Getpid(), now)},
+		{"no pid file", nil},
+		{"garbled pid", []byte("abc\n" + strconv.FormatInt(now, 10) + "\n")},
+		{"one line", []byte(strconv.Itoa(os.Getpid()))},
+		{"pid 1 (alive, not ours)", pidFile(1, now)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "x.yaml")
+			s := mustOpen(t, p, Options{LockTimeout: 150 * time.Millisecond})
+			plantLock(t, p, tc.content)
+			e := asError(t, addItem(s, "k1"))
+			want := "could not acquire lock on " + p + " within 5000ms"
+			if e.Code != noggin.CodeLockTimeout || e.ExitCode != 1 || len(e.Data) != 0 || e.Message != want {
+				t.Errorf("error = %+v", e)
+			}
+			if _, err := os.Stat(p); !os.IsNotExist(err) {
+				t.Errorf("file was written")
+			}
+			if _, err := os.Stat(p + ".lock"); err != nil {
+				t.Errorf("foreign lock removed: %v", err)
+			}
+		})
+	}
+}
+
+func TestLockDefaultTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes 5 s")
+	}
+	p := filepath.Join(t.TempDir(), "x.yaml")
+	s := mustOpen(t, p, Options{})
+	plantLock(t, p, pidFile(os.Getpid(), time.Now().UnixMilli()))
+	if err := addItem(s, "k1"); errCode(err) != noggin.CodeLockTimeout {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestStaleLocksReclaimed(t *testing.T) {
+	now := time.Now().UnixMilli()
+	dead := deadPid(t)
+	tests := []struct {
+		name    string
+		content []byte
+	}{
+		{"dead pid", pidFile(dead, now)},
+		{"old timestamp, live pid", pidFile(os.Getpid(), now-30001)},
+		{"old timestamp, exactly 30 s", pidFile(1, now-30000)},
+		{"empty timestamp line is 0 (JavaScript Number)", []byte(strconv.Itoa(os.Getpid()) + "\n")},
+		{"padded numbers, dead pid", []byte(" " + strconv.Itoa(dead) + " \n" + strconv.FormatInt(now, 10) + "\n")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "x.yaml")
+			// A generous timeout: a reclaimed lock must not need it.
+			s := mustOpen(t, p, Options{LockTimeout: time.Minute})
+			plantLock(t, p, tc.content)
+			mustAdd(t, s, "k1")
+			if got := fileKeys(t, p); !slices.Equal(got, []string{"k1"}) {
+				t.Errorf("keys = %v", got)
+			}
+			if _, err := os.Stat(p + ".lock"); !os.IsNotExist(err) {
+				t.Errorf("lock left behind: %v", err)
+			}
+		})
+	}
+}
+
+func TestLockFileContent(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.yaml")
+	for _, fsy := range []fsys{osFS{}, nil} {
+		name := p
+		if fsy == nil { // the plain mkdir protocol, through os.Root
+			r, err := os.OpenRoot(filepath.Dir(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fsy, name = r, "x.yaml"
+		}
+		release, err := acquireLock(fsy, name, p, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(p + ".lock/pid")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		ms, _ := strconv.ParseInt(lines[1], 10, 64)
+		if len(lines) != 3 || lines[0] != strconv.Itoa(os.Getpid()) || lines[2] != "" || time.Now().UnixMilli()-ms > 60000 {
+			t.Errorf("pid file = %q", b)
+		}
+		release()
+		if names := dirNames(t, filepath.Dir(p)); len(names) != 0 {
+			t.Errorf("after release: %v", names)
+		}
+	}
+}
+
+// startWriter starts a child process writing to file.
+func startWriter(file, prefix string, n int, mode string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+mode, "CHILD_FILE="+file, "CHILD_PREFIX="+prefix, "CHILD_N="+strconv.Itoa(n))
+	cmd.Stderr = os.Stderr
+	return cmd
+}
+
+func TestManyProcessesLoseNothing(t *testing.T) {
+	const procs, writes = 8, 50
+	p := filepath.Join(t.TempDir(), "x.yaml")
+	var cmds []*exec.Cmd
+	for i := range procs {
+		cmd := startWriter(p, "p"+strconv.Itoa(i), writes, "writer")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("writer failed: %v", err)
+		}
+	}
+	keys := fileKeys(t, p)
+	if len(keys) != procs*writes {
+		t.Fatalf("%d items, want %d", len(keys), procs*writes)
+	}
+	// Each writer's items appear in its own order.
+	next := map[string]int{}
+	for _, k := range keys {
+		prefix, n, _ := strings.Cut(k, "-")
+		if i, _ := strconv.Atoi(n); i != next[prefix] {
+			t.Fatalf("%s out of order", k)
+		}
+		next[prefix]++
+	}
+	if names := dirNames(t, filepath.Dir(p)); !slices.Equal(names, []string{"x.yaml"}) {
+		t.Errorf("directory holds %v", names)
+	}
+}
+
+func TestCrashSafety(t *testing.T) {
+	// 200 kills in 8 independent lanes (one file each) run in parallel, so
+	// that child start-up latency overlaps.
+	const lanes = 8
+	rounds := 25
+	if testing.Short() {
+		rounds = 5
+	}
+	for lane := range lanes {
+		t.Run("lane"+strconv.Itoa(lane), func(t *testing.T) {
+			t.Parallel()
+			crashLane(t, rand.New(rand.NewPCG(20261202, uint64(lane))), rounds)
+		})
+	}
+}
+
+// crashLane kills a writer child at random moments, rounds times, checking
+// the file after each kill and after the next write.
+func crashLane(t *testing.T, rng *rand.Rand, rounds int) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.yaml")
+	var want []string // the keys as of the last check
+	for round := range rounds {
+		prefix := "c" + strconv.Itoa(round)
+		cmd := startWriter(p, prefix, 0, "crashwriter")
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "ready\n" {
+			t.Fatalf("child: %q, %v", line, err)
+		}
+		time.Sleep(time.Duration(rng.IntN(8000)) * time.Microsecond)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait() // reaped: its pid is dead now
+
+		// The file parses and holds the state after some number of the
+		// child's whole writes.
+		b, err := os.ReadFile(p)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		doc, err := codec.DecodeYAML(b)
+		if err != nil {
+			t.Fatalf("round %d: file does not parse: %v\n%s", round, err, b)
+		}
+		got := keysOf(doc)
+		if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+			t.Fatalf("round %d: keys %v do not extend %v", round, got, want)
+		}
+		for i, k := range got[len(want):] {
+			if k != prefix+"-"+strconv.Itoa(i) {
+				t.Fatalf("round %d: unexpected key %s in %v", round, k, got)
+			}
+		}
+		// The next write succeeds (a lock the child held is reclaimed) and
+		// leaves no temporary files or locks behind.
+		s := mustOpen(t, p, Options{LockTimeout: 2 * time.Second})
+		mustAdd(t, s, "w"+strconv.Itoa(round))
+		if names := dirNames(t, dir); !slices.Equal(names, []string{"x.yaml"}) {
+			t.Fatalf("round %d: directory holds %v", round, names)
+		}
+		want = fileKeys(t, p)
+	}
+}
