@@ -30,7 +30,7 @@ func parseYAMLGeneric(data []byte) (v any, present bool, err error) {
 			v, present, err = nil, false, parseErrorf("%v", r)
 		}
 	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec := yaml.NewDecoder(bytes.NewReader(yaml12Directive(data)))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -47,6 +47,34 @@ func parseYAMLGeneric(data []byte) (v any, present bool, err error) {
 	c := &nodeConv{budget: 4*len(data) + 10000}
 	v, err = c.value(&root, 0)
 	return v, true, err
+}
+
+// yaml12Directive rewrites a leading "%YAML 1.2" directive (which the
+// general parser, a YAML 1.1 parser, refuses) to "%YAML 1.1"; the document
+// is read with the original tool's (YAML 1.2 core schema) rules anyway.
+func yaml12Directive(data []byte) []byte {
+	for pos := 0; pos < len(data); {
+		end := bytes.IndexByte(data[pos:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += pos
+		}
+		line := data[pos:end]
+		t := bytes.TrimSpace(line)
+		switch {
+		case len(t) == 0 || t[0] == '#':
+		case bytes.HasPrefix(line, []byte("%YAML 1.2")) && (len(line) == 9 || line[9] == ' ' || line[9] == '\t' || line[9] == '\r'):
+			out := bytes.Clone(data)
+			out[pos+8] = '1'
+			return out
+		case t[0] == '%':
+		default:
+			return data
+		}
+		pos = end + 1
+	}
+	return data
 }
 
 func cleanYAMLError(err error) string {
