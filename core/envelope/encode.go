@@ -30,11 +30,10 @@ import (
 func (e Envelope) Encode() []byte {
 	w := &writer{b: make([]byte, 0, e.sizeHint())}
 	o := w.openObject(0)
+	o.lit(`"status": `)
 	if e.Err != nil {
-		o.lit(`"status": `)
 		w.str("error")
 	} else {
-		o.lit(`"status": `)
 		w.str("ok")
 	}
 	o.lit(`"envelopeVersion": `)

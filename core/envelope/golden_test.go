@@ -591,6 +591,25 @@ func storeCases(t *testing.T) []storeCase {
 	}
 	addCase("lock-timeout", "add", noggin.CodeLockTimeout, err)
 
+	// The op engine (engine/RPC hosts; edge cases 224, 225): no envelope verb.
+	f1doc := fixture(f1)
+	for _, ac := range []struct {
+		file, code string
+		ops        []noggin.Op
+	}{
+		{"invalid-op-type", noggin.CodeInvalidOp, []noggin.Op{{Type: "zap"}}},
+		{"invalid-op-position", noggin.CodeInvalidOp, []noggin.Op{{Type: noggin.OpAdd, Position: -1,
+			Item: &noggin.Item{Key: "n", Title: "n", Notes: []noggin.Note{}}}}},
+		{"invalid-op-key", noggin.CodeInvalidOp, []noggin.Op{{Type: noggin.OpSet, Key: "nope", Title: strp("x")}}},
+		{"invalid-document-active", noggin.CodeInvalidDocument, []noggin.Op{{Type: noggin.OpSetActive, Key: "ghost"}}},
+	} {
+		_, err := noggin.Apply(f1doc, ac.ops)
+		if err == nil {
+			t.Fatalf("apply %s succeeded", ac.file)
+		}
+		cases = append(cases, storeCase{file: "apply/" + ac.file, code: ac.code, env: envelope.Failure("", err)})
+	}
+
 	// Codes no store path reaches from CLI/MCP, built as the raisers build them.
 	addCase("no-scheme", "", noggin.CodeNoScheme, noggin.NewError(noggin.CodeNoScheme, noggin.F("location", "/tmp/x.yaml")))
 	addCase("location-refused", "show", noggin.CodeLocationRefused,
