@@ -428,10 +428,10 @@ func scenarios() []scn {
 		return scn{name: name, desc: desc, steps: steps, files: [][2]string{{"generate noggin.yaml items=1000", ""}}}
 	}
 	add(
-		big("big-show", "Views of a 1,000-item noggin.", `show`, `show path=/10`, `show path=/10/10/10 withSiblings`),
+		big("big-show", "Views of a 1,000-item noggin.", `show`, `show path=/10`, `show path=/8/8/8 withSiblings`),
 		big("big-push-note-done", "Writes on a 1,000-item noggin.", `push title=new`, `note text=hello`, `done`, `show`),
 		big("big-move-delete", "Move and delete subtrees of a 1,000-item noggin.", `move path=/1 after=/10`, `delete path=/1 recursive`, `show path=/9`),
-		big("big-copy", "Copy a 1,000-item noggin into an empty one.", `copy from=noggin.yaml to=copy.yaml`, `show path=/10/10/10 noggin=copy.yaml`),
+		big("big-copy", "Copy a 1,000-item noggin into an empty one.", `copy from=noggin.yaml to=copy.yaml`, `show path=/8/8/8 noggin=copy.yaml`),
 		big("big-close-all", "Close a big subtree.", `done path=/5 closeAll`, `show path=/5 withDescendants`),
 	)
 	return all
