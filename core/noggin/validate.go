@@ -8,7 +8,7 @@ func Validate(doc *Document) error {
 		return Errorf(CodeInvalidDocument, "document items must be an array")
 	}
 	items := doc.Items
-	idx := make(map[string]int, len(items))
+	idx := make(map[string]int32, len(items))
 	for i, it := range items {
 		if it == nil || it.Key == "" {
 			return Errorf(CodeInvalidDocument, "item missing key")
@@ -16,31 +16,32 @@ func Validate(doc *Document) error {
 		if _, dup := idx[it.Key]; dup {
 			return Errorf(CodeInvalidDocument, "duplicate item key").With(F("key", it.Key))
 		}
-		idx[it.Key] = i
+		idx[it.Key] = int32(i)
 	}
-	for _, it := range items {
+	// parent[i] is the index of item i's parent, -1 for a root.
+	parent := make([]int32, len(items))
+	for i, it := range items {
+		parent[i] = -1
 		if it.ParentKey != "" {
-			if _, ok := idx[it.ParentKey]; !ok {
+			p, ok := idx[it.ParentKey]
+			if !ok {
 				return Errorf(CodeInvalidDocument, "item references unknown parent").
 					With(F("key", it.Key), F("parentKey", it.ParentKey))
 			}
+			parent[i] = p
 		}
 	}
 	// Cycle check: the first item (array order) whose parent chain never
 	// reaches a root. state: 0 unvisited, 1 on the current walk, 2 reaches a root.
 	state := make([]uint8, len(items))
-	var walk []int
+	var walk []int32
 	for i := range items {
-		for j := i; state[j] != 2; {
+		for j := int32(i); j >= 0 && state[j] != 2; j = parent[j] {
 			if state[j] == 1 {
 				return Errorf(CodeInvalidDocument, "parent chain cycle").With(F("key", items[i].Key))
 			}
 			state[j] = 1
 			walk = append(walk, j)
-			if items[j].ParentKey == "" {
-				break
-			}
-			j = idx[items[j].ParentKey]
 		}
 		for _, j := range walk {
 			state[j] = 2

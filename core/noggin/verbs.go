@@ -574,7 +574,7 @@ func preOrder(doc *Document) []*Item {
 		return nil
 	}
 	x := newIndex(doc)
-	x.keyScans, x.kidScans = scanLimit, scanLimit // build full maps at once
+	x.buildFull()
 	seen := make(map[*Item]bool, len(doc.Items))
 	var out []*Item
 	stack := append([]*Item(nil), x.children("")...)

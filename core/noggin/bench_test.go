@@ -1,0 +1,119 @@
+package noggin_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/noggin-go/noggin/core/internal/gen"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// benchStore serves one fixed document: Update plans twice (cached, then
+// "fresh") and applies, like the real stores, but does not keep the result,
+// so every iteration starts from the same state.
+type benchStore struct{ doc *noggin.Document }
+
+func (s *benchStore) Load() (*noggin.Document, error) { return s.doc, nil }
+func (s *benchStore) Update(plan func(*noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+	if ops, err := plan(s.doc); err != nil || len(ops) == 0 {
+		return s.doc, err
+	}
+	ops, err := plan(s.doc)
+	if err != nil {
+		return nil, err
+	}
+	return noggin.Apply(s.doc, ops)
+}
+func (s *benchStore) Describe() string                              { return "bench" }
+func (s *benchStore) Watch(ctx context.Context) <-chan noggin.Event { return nil }
+
+var sizes = []int{1000, 10000, 100000}
+
+func benchEngine() *noggin.Engine {
+	t := time.Date(2026, 6, 16, 18, 46, 44, 0, time.UTC)
+	return &noggin.Engine{Now: func() time.Time { return t }, Keys: noggin.RandomKeys{}}
+}
+
+func BenchmarkShow(b *testing.B) {
+	e := benchEngine()
+	for _, n := range sizes {
+		s := &benchStore{doc: gen.Doc(n, 1)}
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if v, err := e.Show(s, noggin.ShowOpts{}); err != nil || v == nil {
+					b.Fatal(v, err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkShowWithDescendantsRoot(b *testing.B) {
+	e := benchEngine()
+	for _, n := range sizes {
+		s := &benchStore{doc: gen.Doc(n, 1)}
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Show(s, noggin.ShowOpts{Path: "/1", WithDescendants: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPush measures push end to end without storage: plan twice,
+// Apply (copy-on-write + validation) and build the view.
+func BenchmarkPush(b *testing.B) {
+	e := benchEngine()
+	for _, n := range sizes {
+		s := &benchStore{doc: gen.Doc(n, 1)}
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Push(s, noggin.PushOpts{Title: "side quest"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkApplyAdd(b *testing.B) {
+	for _, n := range sizes {
+		doc := gen.Doc(n, 1)
+		ts := "2026-06-16T18:46:44.000Z"
+		ops := []noggin.Op{
+			{Type: noggin.OpAdd, Item: &noggin.Item{Key: "bench-new", Title: "x", CreatedAt: &ts}, ParentKey: doc.Active, AtEnd: true},
+			{Type: noggin.OpSetActive, Key: "bench-new"},
+		}
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := noggin.Apply(doc, ops); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkDiff(b *testing.B) {
+	for _, n := range sizes {
+		doc := gen.Doc(n, 1)
+		next, err := noggin.Apply(doc, []noggin.Op{{Type: noggin.OpMove, Key: doc.Items[1].Key, Position: 0}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				noggin.Diff(doc, next)
+			}
+		})
+	}
+}
