@@ -2,7 +2,6 @@ package noggin
 
 import (
 	"fmt"
-	"strings"
 )
 
 // Error codes (the stable strings of spec/envelope.md). Codes are additive.
@@ -186,7 +185,9 @@ func catalog(e *Error, detail string) string {
 	case CodePathRequired:
 		return "path required"
 	case CodeCycle:
-		if str(e, "placementKind") == "into" && strings.TrimSpace(str(e, "title")) != "" {
+		// The reference tests the title's JavaScript truthiness: any
+		// non-empty title (even whitespace) selects the long form.
+		if str(e, "placementKind") == "into" && str(e, "title") != "" {
 			return fmt.Sprintf("cannot move %s into itself or its subtree (would create a cycle)", str(e, "path"))
 		}
 		return detail

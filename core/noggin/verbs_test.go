@@ -668,3 +668,13 @@ func TestCopyCases(t *testing.T) {
 			err: E(CodeSourceRequired, 2, "copy: source noggin required", F("verb", "copy"))},
 	})
 }
+
+// TestCycleMessageWhitespaceTitle: the long cycle wording is chosen by the
+// title's JavaScript truthiness, so a blank title still selects it.
+func TestCycleMessageWhitespaceTitle(t *testing.T) {
+	s := newMem(tree("x active"))
+	s.doc.Items[0].Title = " "
+	_, err := eng.Move(s, MoveOpts{Placement: into(".")})
+	wantErr(t, err, CodeCycle, 1, "move: cannot move /1 into itself or its subtree (would create a cycle)",
+		F("verb", "move"), F("path", "/1"), F("title", " "), F("placementKind", "into"))
+}
