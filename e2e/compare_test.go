@@ -143,6 +143,7 @@ func TestParseStep(t *testing.T) {
 		{line: `show path=/1/2 withDescendants`, want: &Step{Verb: "show", Opts: []Opt{{"path", "/1/2", true}, {"withDescendants", "", false}}}},
 		{line: `[cli,rpc] push title=`, want: &Step{Verb: "push", Surfaces: []string{CLI, RPC}, Opts: []Opt{{"title", "", true}}}},
 		{line: `note text="a\nb" noggin=x.yaml`, want: &Step{Verb: "note", Opts: []Opt{{"text", "a\nb", true}, {"noggin", "x.yaml", true}}}},
+		{line: `[mcp-alt] goto path=/1`, want: &Step{Verb: "goto", Surfaces: []string{MCP}, Alt: true, Opts: []Opt{{"path", "/1", true}}}},
 		{line: `frob`, err: "unknown verb"},
 		{line: `push path=/1`, err: "has no option"},
 		{line: `push title=a title=b`, err: "repeated"},

@@ -301,11 +301,20 @@ func TestScenarios(t *testing.T) {
 	ctx := context.Background()
 	for _, mode := range []string{CLI, MCP, RPC, Mixed} {
 		sfs, skipped := surfacesFor(t, mode)
+		var rot []string
 		if len(skipped) > 0 {
-			t.Logf("SKIPPED mode %s: surfaces not available: %s", mode, strings.Join(skipped, "; "))
-			continue
+			if mode != Mixed || len(sfs) < 2 {
+				t.Logf("SKIPPED mode %s: surfaces not available: %s", mode, strings.Join(skipped, "; "))
+				continue
+			}
+			for _, s := range AllSurfaces {
+				if sfs[s] != nil {
+					rot = append(rot, s)
+				}
+			}
+			t.Logf("PARTIAL mixed mode over %v only: %s", rot, strings.Join(skipped, "; "))
 		}
-		r := &Runner{Work: suite.work, Surfaces: sfs}
+		r := &Runner{Work: suite.work, Surfaces: sfs, Rotation: rot}
 		for _, s := range scns {
 			runs[s.Name] = append(runs[s.Name], r.Run(ctx, mode, s))
 		}

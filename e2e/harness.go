@@ -24,6 +24,8 @@ type Runner struct {
 	Work string
 	// Surfaces available by name.
 	Surfaces map[string]Surface
+	// Rotation is the order mixed mode deals steps in (default AllSurfaces).
+	Rotation []string
 }
 
 // Run runs scenario s in mode (a surface name, or Mixed).
@@ -36,14 +38,18 @@ func (r *Runner) Run(ctx context.Context, mode string, s *Scenario) *RunResult {
 	}
 	for i, sec := range s.Steps() {
 		name := ""
-		if mode == Mixed {
-			for k := 0; k < len(AllSurfaces); k++ {
-				if cand := AllSurfaces[(i+k)%len(AllSurfaces)]; sec.Step.Runs(cand) {
+		if mode == Mixed && !sec.Step.Alt {
+			rot := r.Rotation
+			if rot == nil {
+				rot = AllSurfaces
+			}
+			for k := 0; k < len(rot); k++ {
+				if cand := rot[(i+k)%len(rot)]; sec.Step.Runs(cand) {
 					name = cand
 					break
 				}
 			}
-		} else if sec.Step.Runs(mode) {
+		} else if mode != Mixed && sec.Step.Runs(mode) {
 			name = mode
 		}
 		res.Surfaces = append(res.Surfaces, name)

@@ -12,6 +12,10 @@
 //	-- generate NAME items=N --  a deterministic N-item fixture noggin
 //	-- > VERB OPTIONS --       a step; its body is the expected envelope
 //	-- > [cli,rpc] VERB … --   a step that only runs on the named surfaces
+//	-- > [mcp-alt] VERB … --   a surface's substitute for the restricted steps
+//	                           before it (same effect on the file, e.g. goto
+//	                           instead of MCP's missing show goto): runs in
+//	                           that surface's own run, never in mixed mode
 //	-- final NAME --           the expected content of a file after the run
 //	-- final NAME sha256 --    the same, as "<sha256 hex> <size>" for big files
 //
@@ -82,8 +86,10 @@ type Step struct {
 	Line string
 	// Surfaces restricts the step to these surfaces (nil = all).
 	Surfaces []string
-	Verb     string
-	Opts     []Opt
+	// Alt marks a substitute step, skipped in mixed mode.
+	Alt  bool
+	Verb string
+	Opts []Opt
 }
 
 // Opt is one option of a step.
@@ -186,6 +192,9 @@ func ParseStep(line string) (*Step, error) {
 		st.Surfaces = []string{}
 		for _, s := range strings.Split(rest[1:end], ",") {
 			s = strings.TrimSpace(s)
+			if t, ok := strings.CutSuffix(s, "-alt"); ok {
+				s, st.Alt = t, true
+			}
 			if s != CLI && s != MCP && s != RPC {
 				return nil, fmt.Errorf("unknown surface %q in %q", s, line)
 			}
@@ -436,9 +445,10 @@ func LoadScenarios(dir string) ([]*Scenario, error) {
 
 // Location turns a scenario-relative noggin name into the location string
 // every surface is given: URIs as they are, anything else inside the
-// scenario's directory (relative to the work directory).
+// scenario's directory (relative to the work directory). Absolute paths are
+// kept too (only used to probe the RPC server's sandbox).
 func (s *Scenario) Location(name string) string {
-	if strings.Contains(name, "://") {
+	if strings.Contains(name, "://") || strings.HasPrefix(name, "/") {
 		return name
 	}
 	if name == "" || name == "." {
