@@ -678,3 +678,81 @@ func TestCycleMessageWhitespaceTitle(t *testing.T) {
 	wantErr(t, err, CodeCycle, 1, "move: cannot move /1 into itself or its subtree (would create a cycle)",
 		F("verb", "move"), F("path", "/1"), F("title", " "), F("placementKind", "into"))
 }
+
+// racyStore plans first on a stale cached document, then on a fresher one
+// (another writer got in between), like a file store under its lock.
+type racyStore struct {
+	memStore
+	stale *Document
+}
+
+func (r *racyStore) Update(plan func(*Document) ([]Op, error)) (*Document, error) {
+	ops, err := plan(r.stale)
+	if err != nil || len(ops) == 0 {
+		return r.stale, err
+	}
+	return r.memStore.Update(plan)
+}
+
+// TestReplanOnFreshDocument: verbs compute their ops from the document
+// they are given on each plan call, never from an earlier call.
+func TestReplanOnFreshDocument(t *testing.T) {
+	fresh := tree(F1)
+	fresh.Active = "k5" // another process moved the cursor to root2
+	r := &racyStore{memStore: memStore{doc: fresh}, stale: tree(F1)}
+	v, err := eng.Push(r, PushOpts{Title: "new"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := titlesOf(r.doc); got != "root1\n  alpha\n  beta\n    beta-kid\nroot2\n  new *\n" {
+		t.Errorf("tree =\n%s", got)
+	}
+	if v.ActivePath != "/2/1" {
+		t.Errorf("view active %s", v.ActivePath)
+	}
+	// A delete result describes the fresh document's target.
+	r = &racyStore{memStore: memStore{doc: tree("x\nb\nc")}, stale: tree("a\nb\nc")}
+	res, err := eng.Delete(r, DeleteOpts{Path: "/1"})
+	if err != nil || res.Deleted.Title != "x" {
+		t.Errorf("delete = %+v, %v", res, err)
+	}
+}
+
+// failStore fails every call.
+type failStore struct{ memStore }
+
+var errBoom = fmt.Errorf("boom")
+
+func (*failStore) Load() (*Document, error)                                { return nil, errBoom }
+func (*failStore) Update(func(*Document) ([]Op, error)) (*Document, error) { return nil, errBoom }
+
+// TestStoreErrorsPropagate: storage failures are returned unchanged.
+func TestStoreErrorsPropagate(t *testing.T) {
+	s := &failStore{}
+	calls := map[string]func() error{
+		"push":   func() error { _, err := eng.Push(s, PushOpts{Title: "x"}); return err },
+		"add":    func() error { _, err := eng.Add(s, AddOpts{Title: "x"}); return err },
+		"move":   func() error { _, err := eng.Move(s, MoveOpts{Placement: into("/1")}); return err },
+		"goto":   func() error { _, err := eng.Goto(s, GotoOpts{Path: "/1"}); return err },
+		"done":   func() error { _, err := eng.Done(s, DoneOpts{}); return err },
+		"pop":    func() error { _, err := eng.Pop(s, PopOpts{}); return err },
+		"edit":   func() error { _, err := eng.Edit(s, EditOpts{Title: ptr("x")}); return err },
+		"show":   func() error { _, err := eng.Show(s, ShowOpts{}); return err },
+		"showgo": func() error { _, err := eng.Show(s, ShowOpts{Goto: self}); return err },
+		"note":   func() error { _, err := eng.Note(s, NoteOpts{Text: "x"}); return err },
+		"delete": func() error { _, err := eng.Delete(s, DeleteOpts{Path: "/1"}); return err },
+		"copy":   func() error { _, err := eng.Copy(s, newMem(nil)); return err },
+		"copyto": func() error { _, err := eng.Copy(newMem(tree(F3)), s); return err },
+	}
+	for name, call := range calls {
+		if err := call(); err != errBoom {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestGotoBaseMissing covers the defensive goto-base-missing (case 232).
+func TestGotoBaseMissing(t *testing.T) {
+	_, err := goTo(tree(F1), "ghost", self, "add")
+	wantErr(t, err, CodeGotoBaseMissing, 1, "add: --goto has no base item", F("verb", "add"))
+}
