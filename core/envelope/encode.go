@@ -115,14 +115,26 @@ type writer struct{ b []byte }
 const spaces = "                                                                                                                                "
 
 // nl starts a new line indented for depth.
-func (w *writer) nl(depth int) {
-	w.b = append(w.b, '\n')
+func (w *writer) nl(depth int) { w.b = appendNL(w.b, depth) }
+
+// appendNL appends a newline and the indentation of depth.
+func appendNL(b []byte, depth int) []byte {
+	b = append(b, '\n')
 	n := 2 * depth
 	for n > len(spaces) {
-		w.b = append(w.b, spaces...)
+		b = append(b, spaces...)
 		n -= len(spaces)
 	}
-	w.b = append(w.b, spaces[:n]...)
+	return append(b, spaces[:n]...)
+}
+
+// appendField appends the separator (unless first), a new line at depth
+// and quoted, a field name with its quotes, colon and space (`"key": `).
+func appendField(b []byte, first bool, depth int, quoted string) []byte {
+	if !first {
+		b = append(b, ',')
+	}
+	return append(appendNL(b, depth), quoted...)
 }
 
 func (w *writer) null() { w.b = append(w.b, "null"...) }
@@ -183,35 +195,68 @@ var safe = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// plain8 reports whether none of the 8 bytes of x needs attention: each is
+// ASCII, at least 0x20, and neither '"' nor '\\'.
+func plain8(x uint64) bool {
+	hasLess := (x - 0x20*lsb) & ^x & msb
+	q := x ^ ('"' * lsb)
+	hasQuote := (q - lsb) & ^q & msb
+	b := x ^ ('\\' * lsb)
+	hasBackslash := (b - lsb) & ^b & msb
+	return (hasLess | hasQuote | hasBackslash | x&msb) == 0
+}
+
+// load8 reads s[i:i+8] as a little-endian word.
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
 // str writes s as a JSON string literal.
-func (w *writer) str(s string) {
-	w.b = append(w.b, '"')
+func (w *writer) str(s string) { w.b = appendStr(w.b, s) }
+
+// appendStr appends s as a JSON string literal.
+func appendStr(b []byte, s string) []byte {
+	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Skip 8 plain ASCII bytes at a time.
+		for i+8 <= len(s) && plain8(load8(s, i)) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if safe[c] {
 				i++
 				continue
 			}
-			w.b = append(w.b, s[start:i]...)
+			b = append(b, s[start:i]...)
 			switch c {
 			case '"':
-				w.b = append(w.b, '\\', '"')
+				b = append(b, '\\', '"')
 			case '\\':
-				w.b = append(w.b, '\\', '\\')
+				b = append(b, '\\', '\\')
 			case '\b':
-				w.b = append(w.b, '\\', 'b')
+				b = append(b, '\\', 'b')
 			case '\f':
-				w.b = append(w.b, '\\', 'f')
+				b = append(b, '\\', 'f')
 			case '\n':
-				w.b = append(w.b, '\\', 'n')
+				b = append(b, '\\', 'n')
 			case '\r':
-				w.b = append(w.b, '\\', 'r')
+				b = append(b, '\\', 'r')
 			case '\t':
-				w.b = append(w.b, '\\', 't')
+				b = append(b, '\\', 't')
 			default:
-				w.b = append(w.b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
 			i++
 			start = i
@@ -219,16 +264,16 @@ func (w *writer) str(s string) {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			w.b = append(w.b, s[start:i]...)
-			w.b = append(w.b, "\ufffd"...)
+			b = append(b, s[start:i]...)
+			b = append(b, "\ufffd"...)
 			i++
 			start = i
 			continue
 		}
 		i += size
 	}
-	w.b = append(w.b, s[start:]...)
-	w.b = append(w.b, '"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // object tracks one open JSON object.
@@ -356,94 +401,101 @@ func (w *writer) data(d any, depth int) {
 	}
 }
 
-// view writes a CurrentTreeView, pruned: activePath and activeKey are
-// omitted when null.
-func (w *writer) view(v *noggin.View, depth int) {
+// view writes a CurrentTreeView (nil = null).
+func (w *writer) view(v *noggin.View, depth int) { w.b = appendView(w.b, v, depth) }
+
+// appendView appends a CurrentTreeView, pruned: activePath and activeKey
+// are omitted when null. The view, node and note writers work on a local
+// slice rather than through a pointer: storing the growing buffer through
+// a pointer on every append costs a GC write barrier each time.
+func appendView(b []byte, v *noggin.View, depth int) []byte {
 	if v == nil {
-		w.null()
-		return
+		return append(b, "null"...)
 	}
-	o := w.openObject(depth)
+	d := depth + 1
+	b = append(b, '{')
+	first := true
 	if v.ActivePath != "" {
-		o.lit(`"activePath": `)
-		w.str(v.ActivePath)
+		b = appendStr(appendField(b, first, d, `"activePath": `), v.ActivePath)
+		first = false
 	}
 	if v.ActiveKey != "" {
-		o.lit(`"activeKey": `)
-		w.str(v.ActiveKey)
+		b = appendStr(appendField(b, first, d, `"activeKey": `), v.ActiveKey)
+		first = false
 	}
-	o.lit(`"targetKey": `)
-	w.str(v.TargetKey)
-	o.lit(`"items": `)
-	w.nodes(v.Items, depth+1)
-	o.close()
+	b = appendStr(appendField(b, first, d, `"targetKey": `), v.TargetKey)
+	b = appendNodes(appendField(b, false, d, `"items": `), v.Items, d)
+	return append(appendNL(b, depth), '}')
 }
 
-func (w *writer) nodes(ns []*noggin.Node, depth int) {
-	a := w.openArray(depth)
-	for _, n := range ns {
-		a.elem()
-		w.node(n, depth+1)
+// appendNodes appends a row of nodes as an array.
+func appendNodes(b []byte, ns []*noggin.Node, depth int) []byte {
+	if len(ns) == 0 {
+		return append(b, '[', ']')
 	}
-	a.close()
+	b = append(b, '[')
+	for i, n := range ns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendNode(appendNL(b, depth+1), n, depth+1)
+	}
+	return append(appendNL(b, depth), ']')
 }
 
-// node writes one ViewNode, pruned: parentKey null, done false and empty
-// notes are omitted; createdAt is omitted when absent; children is present
-// iff the node is expanded.
-func (w *writer) node(n *noggin.Node, depth int) {
+// appendNode appends one ViewNode, pruned: parentKey null, done false and
+// empty notes are omitted; createdAt is omitted when absent; children is
+// present iff the node is expanded.
+func appendNode(b []byte, n *noggin.Node, depth int) []byte {
 	if n == nil {
-		w.null()
-		return
+		return append(b, "null"...)
 	}
-	o := w.openObject(depth)
-	o.lit(`"key": `)
-	w.str(n.Key)
+	d := depth + 1
+	b = append(b, '{')
+	b = appendStr(appendField(b, true, d, `"key": `), n.Key)
 	if n.ParentKey != "" {
-		o.lit(`"parentKey": `)
-		w.str(n.ParentKey)
+		b = appendStr(appendField(b, false, d, `"parentKey": `), n.ParentKey)
 	}
-	o.lit(`"path": `)
-	w.str(n.Path)
-	o.lit(`"position": `)
-	w.int(n.Position)
-	o.lit(`"title": `)
-	w.str(n.Title)
+	b = appendStr(appendField(b, false, d, `"path": `), n.Path)
+	b = strconv.AppendInt(appendField(b, false, d, `"position": `), int64(n.Position), 10)
+	b = appendStr(appendField(b, false, d, `"title": `), n.Title)
 	if n.Done {
-		o.lit(`"done": `)
-		w.b = append(w.b, "true"...)
+		b = append(appendField(b, false, d, `"done": `), "true"...)
 	}
 	if n.CreatedAt != nil {
-		o.lit(`"createdAt": `)
-		w.str(*n.CreatedAt)
+		b = appendStr(appendField(b, false, d, `"createdAt": `), *n.CreatedAt)
 	}
 	if len(n.Notes) > 0 {
-		o.lit(`"notes": `)
-		w.notes(n.Notes, depth+1)
+		b = appendNotes(appendField(b, false, d, `"notes": `), n.Notes, d)
 	}
 	if n.Expanded {
-		o.lit(`"children": `)
-		w.nodes(n.Children, depth+1)
+		b = appendNodes(appendField(b, false, d, `"children": `), n.Children, d)
 	}
-	o.close()
+	return append(appendNL(b, depth), '}')
 }
 
-func (w *writer) notes(ns []noggin.Note, depth int) {
-	a := w.openArray(depth)
-	for _, n := range ns {
-		a.elem()
-		o := w.openObject(depth + 1)
-		o.lit(`"timestamp": `)
-		if n.Timestamp == "" {
-			w.null()
-		} else {
-			w.str(n.Timestamp)
-		}
-		o.lit(`"text": `)
-		w.str(n.Text)
-		o.close()
+// appendNotes appends notes as an array of {timestamp, text}; an empty
+// timestamp is null.
+func appendNotes(b []byte, ns []noggin.Note, depth int) []byte {
+	if len(ns) == 0 {
+		return append(b, '[', ']')
 	}
-	a.close()
+	b = append(b, '[')
+	for i, n := range ns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendNL(b, depth+1), '{')
+		b = appendField(b, true, depth+2, `"timestamp": `)
+		if n.Timestamp == "" {
+			b = append(b, "null"...)
+		} else {
+			b = appendStr(b, n.Timestamp)
+		}
+		b = appendStr(appendField(b, false, depth+2, `"text": `), n.Text)
+		b = append(appendNL(b, depth+1), '}')
+	}
+	return append(appendNL(b, depth), ']')
 }
 
 // deleteResult writes {deleted, descendantCount, view}, pruned.
@@ -703,12 +755,12 @@ func (w *writer) value(v any, depth int, prune bool) {
 		}
 		a.close()
 	case []noggin.Note:
-		w.notes(x, depth)
+		w.b = appendNotes(w.b, x, depth)
 	case *noggin.View, noggin.View, *noggin.DeleteResult, noggin.DeleteResult,
 		*noggin.CopyResult, noggin.CopyResult, []noggin.Provider:
 		w.data(x, depth)
 	case *noggin.Node:
-		w.node(x, depth)
+		w.b = appendNode(w.b, x, depth)
 	case error:
 		w.str(x.Error())
 	case fmt.Stringer:

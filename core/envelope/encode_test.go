@@ -633,3 +633,11 @@ func TestCopyMappingJSOrder(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", compact.String(), want)
 	}
 }
+
+func BenchmarkEncodePush(b *testing.B) {
+	env := Success("push", pushView())
+	b.ReportAllocs()
+	for b.Loop() {
+		env.Encode()
+	}
+}
