@@ -1,0 +1,161 @@
+// Command bench times whole invocations of the noggin binary (make
+// bench-cli): it builds cmd/noggin, generates 10-, 1k- and 10k-item noggins
+// (YAML written through core/codec), runs `show --json`, `push`, `note` and
+// `done` on each (every run on a fresh copy of the generated file; the copy
+// is not timed) and prints the median wall time per verb and size.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+func main() {
+	runs := flag.Int("runs", 30, "timed runs per verb and size")
+	flag.Parse()
+	if err := run(*runs); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+type verb struct {
+	name string
+	args []string
+}
+
+var verbs = []verb{
+	{"show --json", []string{"show", "--json"}},
+	{"push", []string{"push", "bench item"}},
+	{"note", []string{"note", "a bench note"}},
+	{"done", []string{"done"}},
+}
+
+// targets are the issue's median targets, per "verb/size".
+var targets = map[string]time.Duration{
+	"show --json/10": 12 * time.Millisecond, "push/10": 12 * time.Millisecond,
+	"note/10": 12 * time.Millisecond, "done/10": 12 * time.Millisecond,
+	"show --json/10000": 45 * time.Millisecond, "push/10000": 60 * time.Millisecond,
+}
+
+func run(runs int) error {
+	dir, err := os.MkdirTemp("", "noggin-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "noggin")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/noggin").CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	sizes := []int{10, 1000, 10000}
+	results := map[string]time.Duration{}
+	cpu := map[string]time.Duration{}
+	for _, n := range sizes {
+		base := codec.EncodeYAML(generate(n))
+		file := filepath.Join(dir, fmt.Sprintf("n%d.yaml", n))
+		for _, v := range verbs {
+			var times, cpus []time.Duration
+			for i := -3; i < runs; i++ { // 3 warm-up runs
+				if err := os.WriteFile(file, base, 0o644); err != nil {
+					return err
+				}
+				cmd := exec.Command(bin, append(v.args, "--noggin", file)...)
+				cmd.Env = append(os.Environ(), "HOME="+dir)
+				start := time.Now()
+				out, err := cmd.CombinedOutput()
+				d := time.Since(start)
+				if err != nil {
+					return fmt.Errorf("%s on %d items: %v\n%s", v.name, n, err, out)
+				}
+				if i >= 0 {
+					times = append(times, d)
+					cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+				}
+			}
+			slices.Sort(times)
+			slices.Sort(cpus)
+			results[fmt.Sprintf("%s/%d", v.name, n)] = times[len(times)/2]
+			cpu[fmt.Sprintf("%s/%d", v.name, n)] = cpus[len(cpus)/2]
+		}
+	}
+	fmt.Printf("noggin CLI: medians of %d whole invocations (fresh copy of the file each run)\n", runs)
+	fmt.Printf("wall = elapsed time around fork/exec/wait; cpu = user+sys time of the process\n\n")
+	fmt.Printf("| %-8s |", "items")
+	for _, v := range verbs {
+		fmt.Printf(" %-13s |", v.name+" ms")
+	}
+	fmt.Printf("\n|%s|", strings.Repeat("-", 10))
+	for range verbs {
+		fmt.Printf("%s|", strings.Repeat("-", 15))
+	}
+	fmt.Println()
+	fmt.Printf("| %-8s |", "")
+	for range verbs {
+		fmt.Printf(" %-13s |", "wall / cpu")
+	}
+	fmt.Println()
+	for _, n := range sizes {
+		fmt.Printf("| %-8d |", n)
+		for _, v := range verbs {
+			k := fmt.Sprintf("%s/%d", v.name, n)
+			fmt.Printf(" %5.1f / %5.1f |", ms(results[k]), ms(cpu[k]))
+		}
+		fmt.Println()
+	}
+	fmt.Println()
+	keys := make([]string, 0, len(targets))
+	for k := range targets {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	failed := 0
+	for _, k := range keys {
+		got, want := results[k], targets[k]
+		status := "ok"
+		if got > want {
+			status = "MISSED"
+			failed++
+		}
+		fmt.Printf("target %-18s ≤ %3.0f ms: wall %6.1f ms, cpu %6.1f ms  %s (wall)\n", k, ms(want), ms(got), ms(cpu[k]), status)
+	}
+	if failed > 0 {
+		fmt.Printf("\n%d target(s) missed\n", failed)
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// generate builds a document of n items: a forest with fan-out 10 (10
+// roots, 10 children each, …), a note on every third item, and the cursor
+// on the last item, which is a leaf.
+func generate(n int) *noggin.Document {
+	doc := noggin.NewDocument()
+	created := "2026-01-01T00:00:00.000Z"
+	var parents []string // keys in creation order
+	for i := range n {
+		key := fmt.Sprintf("i-20260101-000000-%06x", i)
+		parent := ""
+		if i >= 10 {
+			parent = parents[i/10-1]
+		}
+		it := &noggin.Item{Key: key, ParentKey: parent, Title: fmt.Sprintf("item %d", i), CreatedAt: &created, Notes: []noggin.Note{}}
+		if i%3 == 0 {
+			it.Notes = append(it.Notes, noggin.Note{Timestamp: created, Text: fmt.Sprintf("note on item %d", i)})
+		}
+		doc.Items = append(doc.Items, it)
+		parents = append(parents, key)
+	}
+	doc.Active = parents[n-1]
+	return doc
+}
