@@ -78,17 +78,20 @@ func EncodeJSON(doc *noggin.Document) []byte {
 }
 
 func estimateSize(doc *noggin.Document) int {
-	n := 64
+	n := 64 + len(doc.Active)
 	for _, it := range doc.Items {
-		n += 110 + len(it.Key) + len(it.ParentKey) + len(it.Title)
+		n += 96 + len(it.Key) + len(it.ParentKey) + len(it.Title)
 		if it.CreatedAt != nil {
-			n += len(*it.CreatedAt)
+			n += 16 + len(*it.CreatedAt)
 		}
 		for _, no := range it.Notes {
-			n += 50 + len(no.Timestamp) + len(no.Text)
+			n += 48 + len(no.Timestamp) + len(no.Text) + len(no.Text)/8
+		}
+		for _, f := range it.Extra {
+			n += 64 + len(f.Name)
 		}
 	}
-	return n
+	return n + n/16
 }
 
 func wrapParse(kind string, err error) error {

@@ -1,13 +1,800 @@
 package codec
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
+// The fast reader parses the layout EncodeYAML writes (and common
+// hand-written variants: other sequence indentations, plain/quoted/block
+// scalars in any of the core fields, any field order, legacy fields) and
+// builds the Document directly. It gives up (ok=false) on anything else —
+// comments, blank lines outside block scalars, flow collections other than
+// [], anchors, tags, unknown fields, multi-line quoted or plain scalars,
+// tabs, CRLF, unusual characters, missing required fields — and the
+// general parser then decides, errors included. For every input it
+// accepts it returns exactly what the general path returns.
+
 func decodeRune(b []byte) (rune, int) { return utf8.DecodeRune(b) }
 
-// decodeFast is the purpose-built reader (see fastread.go); ok is false
-// when the input must go to the general parser.
-func decodeFast(data []byte) (*noggin.Document, bool) { return nil, false }
+type fastParser struct {
+	s   string
+	pos int // start of the next unread line
+}
+
+// bail is the panic value used to abandon the fast path.
+type bail struct{}
+
+func giveUp() { panic(bail{}) }
+
+// peek returns the next line (without its '\n').
+func (p *fastParser) peek() (string, bool) {
+	if p.pos >= len(p.s) {
+		return "", false
+	}
+	e := strings.IndexByte(p.s[p.pos:], '\n')
+	if e < 0 {
+		giveUp() // input not ending in a newline
+	}
+	return p.s[p.pos : p.pos+e], true
+}
+
+func (p *fastParser) advance(line string) { p.pos += len(line) + 1 }
+
+func spaces(line string) int {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if i < len(line) && line[i] == '\t' {
+		giveUp()
+	}
+	return i
+}
+
+// decodeFast is the purpose-built reader; ok is false when the input must
+// go to the general parser.
+func decodeFast(data []byte) (doc *noggin.Document, ok bool) {
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		return nil, false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isBail := r.(bail); !isBail {
+				panic(r)
+			}
+			doc, ok = nil, false
+		}
+	}()
+	p := &fastParser{s: string(data)}
+	return p.document(), true
+}
+
+const (
+	seenSchema = 1 << iota
+	seenActive
+	seenItems
+)
+
+func (p *fastParser) document() *noggin.Document {
+	doc := &noggin.Document{}
+	var seen int
+	var order [3]string
+	n := 0
+	for {
+		line, ok := p.peek()
+		if !ok {
+			break
+		}
+		p.advance(line)
+		var bit int
+		var name string
+		switch {
+		case strings.HasPrefix(line, "schemaVersion:"):
+			if line != "schemaVersion: 1" {
+				giveUp()
+			}
+			bit, name = seenSchema, fSchemaVersion
+		case strings.HasPrefix(line, "active:"):
+			k, v := p.scalar(line[len("active:"):], 0)
+			doc.Active = kindKey(k, v)
+			bit, name = seenActive, fActive
+		case strings.HasPrefix(line, "items:"):
+			switch line[len("items:"):] {
+			case " []":
+				doc.Items = []*noggin.Item{}
+			case "":
+				doc.Items = p.items()
+			default:
+				giveUp()
+			}
+			bit, name = seenItems, fItems
+		default:
+			giveUp()
+		}
+		if seen&bit != 0 {
+			giveUp()
+		}
+		seen |= bit
+		order[n] = name
+		n++
+	}
+	if seen != seenSchema|seenActive|seenItems {
+		giveUp()
+	}
+	if order != [3]string{fSchemaVersion, fActive, fItems} {
+		doc.Order = append([]string(nil), order[:]...)
+	}
+	return doc
+}
+
+// item field identifiers (bit positions for duplicate detection)
+const (
+	iKey = iota
+	iParentKey
+	iTitle
+	iDone
+	iCreatedAt
+	iNotes
+	iClosedAt
+	iPushedAt
+)
+
+var itemFieldNames = [...]string{fKey, fParentKey, fTitle, fDone, fCreatedAt, fNotes, fClosedAt, fPushedAt}
+
+func itemField(name string) int {
+	switch name {
+	case fKey:
+		return iKey
+	case fParentKey:
+		return iParentKey
+	case fTitle:
+		return iTitle
+	case fDone:
+		return iDone
+	case fCreatedAt:
+		return iCreatedAt
+	case fNotes:
+		return iNotes
+	case fClosedAt:
+		return iClosedAt
+	case fPushedAt:
+		return iPushedAt
+	}
+	giveUp()
+	return 0
+}
+
+// splitField splits "name: rest" / "name:" at column col of line.
+func splitField(line string, col int) (name, rest string) {
+	t := line[col:]
+	c := strings.IndexByte(t, ':')
+	if c <= 0 {
+		giveUp()
+	}
+	name, rest = t[:c], t[c+1:]
+	if rest != "" && rest[0] != ' ' {
+		giveUp()
+	}
+	return name, rest
+}
+
+type itemState struct {
+	it    *noggin.Item
+	seen  int
+	order [8]int8
+	n     int
+}
+
+func (p *fastParser) items() []*noggin.Item {
+	line, ok := p.peek()
+	if !ok {
+		giveUp()
+	}
+	si := spaces(line)
+	if !strings.HasPrefix(line[si:], "- ") {
+		giveUp()
+	}
+	fi := si + 2
+	// Every item starts on a line "<si spaces>- "; count them to allocate
+	// once (an over-estimate is harmless).
+	est := strings.Count(p.s[p.pos:], "\n"+strings.Repeat(" ", si)+"- ") + 1
+	slab := make([]noggin.Item, 0, est)
+	created := make([]string, 0, est)
+	items := make([]*noggin.Item, 0, est)
+	var notesSlab []noggin.Note
+	var st itemState
+	finish := func() {
+		if st.it == nil {
+			return
+		}
+		if st.seen&(1<<iNotes) == 0 {
+			giveUp()
+		}
+		if !isDefaultItemOrder(&st) {
+			st.it.Order = make([]string, 0, st.n)
+			for _, f := range st.order[:st.n] {
+				st.it.Order = append(st.it.Order, itemFieldNames[f])
+			}
+		}
+		items = append(items, st.it)
+	}
+	for {
+		line, ok := p.peek()
+		if !ok {
+			break
+		}
+		sp := spaces(line)
+		isEntry := strings.HasPrefix(line[sp:], "- ")
+		switch {
+		case sp == si && isEntry:
+			finish()
+			if len(slab) == cap(slab) {
+				slab = make([]noggin.Item, 0, 64)
+			}
+			slab = append(slab, noggin.Item{})
+			st = itemState{it: &slab[len(slab)-1]}
+			p.advance(line)
+			p.itemField(&st, line, fi, &notesSlab, &created)
+		case sp == fi && !isEntry && st.it != nil:
+			p.advance(line)
+			p.itemField(&st, line, fi, &notesSlab, &created)
+		case sp < si || (sp == 0 && !isEntry):
+			finish()
+			return items
+		default:
+			giveUp()
+		}
+	}
+	finish()
+	return items
+}
+
+func isDefaultItemOrder(st *itemState) bool {
+	if st.it.CreatedAt != nil {
+		return st.n == 6 && st.order == [8]int8{iKey, iParentKey, iTitle, iDone, iCreatedAt, iNotes}
+	}
+	return st.n == 5 && st.order == [8]int8{iKey, iParentKey, iTitle, iDone, iNotes}
+}
+
+func (p *fastParser) itemField(st *itemState, line string, fi int, notesSlab *[]noggin.Note, created *[]string) {
+	name, rest := splitField(line, fi)
+	f := itemField(name)
+	if st.seen&(1<<f) != 0 {
+		giveUp()
+	}
+	st.seen |= 1 << f
+	if f != iClosedAt && f != iPushedAt {
+		st.order[st.n] = int8(f)
+		st.n++
+	}
+	it := st.it
+	if f == iNotes {
+		switch rest {
+		case " []":
+			it.Notes = make([]noggin.Note, 0) // zero-size: no allocation
+		case "":
+			it.Notes = p.notes(fi, notesSlab)
+		default:
+			giveUp()
+		}
+		return
+	}
+	k, v := p.scalar(rest, fi)
+	switch f {
+	case iKey:
+		it.Key = kindKey(k, v)
+	case iParentKey:
+		it.ParentKey = kindKey(k, v)
+	case iTitle:
+		it.Title = kindKey(k, v)
+	case iDone:
+		it.Done = kindTruthy(k, v)
+	case iCreatedAt:
+		if k == kNull {
+			it.CreatedAt = nil
+		} else {
+			if len(*created) == cap(*created) {
+				*created = make([]string, 0, 64)
+			}
+			*created = append(*created, kindString(k, v))
+			it.CreatedAt = &(*created)[len(*created)-1]
+		}
+	}
+}
+
+// notes parses a notes sequence below an item field at column fi. The
+// notes of all items share one backing array (each item's slice is capped,
+// so appending to it copies).
+func (p *fastParser) notes(fi int, slab *[]noggin.Note) []noggin.Note {
+	line, ok := p.peek()
+	if !ok {
+		giveUp()
+	}
+	ni := spaces(line)
+	if ni < fi || !strings.HasPrefix(line[ni:], "- ") {
+		giveUp()
+	}
+	nf := ni + 2
+	if cap(*slab)-len(*slab) < 16 {
+		est := strings.Count(p.s[p.pos:], "\n"+strings.Repeat(" ", ni)+"- ") + 16
+		*slab = make([]noggin.Note, 0, est)
+	}
+	start := len(*slab)
+	seen := -1 // -1: no note open; else bit set of fields seen
+	for {
+		line, ok := p.peek()
+		if !ok {
+			break
+		}
+		sp := spaces(line)
+		isEntry := strings.HasPrefix(line[sp:], "- ")
+		var fieldLine bool
+		switch {
+		case sp == ni && isEntry:
+			if seen >= 0 && seen&2 == 0 {
+				giveUp() // previous note without text
+			}
+			if len(*slab) == cap(*slab) {
+				// estimate exceeded (mixed indentations): move this item's
+				// notes to a fresh backing array
+				cur := (*slab)[start:]
+				*slab = make([]noggin.Note, len(cur), 2*len(cur)+64)
+				copy(*slab, cur)
+				start = 0
+			}
+			*slab = append(*slab, noggin.Note{})
+			seen = 0
+			fieldLine = true
+		case sp == nf && !isEntry && seen >= 0:
+			fieldLine = true
+		case sp < ni || (sp == fi && !isEntry):
+			// end of the notes
+		default:
+			giveUp()
+		}
+		if !fieldLine {
+			break
+		}
+		p.advance(line)
+		name, rest := splitField(line, nf)
+		var bit int
+		switch name {
+		case fTimestamp:
+			bit = 1
+		case fText:
+			bit = 2
+		default:
+			giveUp()
+		}
+		if seen&bit != 0 {
+			giveUp()
+		}
+		seen |= bit
+		k, v := p.scalar(rest, nf)
+		n := &(*slab)[len(*slab)-1]
+		if bit == 1 {
+			if kindTruthy(k, v) {
+				n.Timestamp = kindString(k, v)
+			}
+		} else {
+			n.Text = kindString(k, v)
+		}
+	}
+	if seen < 0 || seen&2 == 0 {
+		giveUp()
+	}
+	return (*slab)[start:len(*slab):len(*slab)]
+}
+
+func kindString(k int, v string) string {
+	switch k {
+	case kNull:
+		return "null"
+	case kTrue:
+		return "true"
+	case kFalse:
+		return "false"
+	case kNumber:
+		if v == "-0" {
+			return "0"
+		}
+	}
+	return v
+}
+
+func kindKey(k int, v string) string {
+	if k == kNull {
+		return ""
+	}
+	return kindString(k, v)
+}
+
+func kindTruthy(k int, v string) bool {
+	switch k {
+	case kString:
+		return v != ""
+	case kTrue:
+		return true
+	case kNumber:
+		return v != "0" && v != "-0" && v != "NaN"
+	}
+	return false
+}
+
+// ---- scalars ----
+
+// scalar parses the value after "name:" (rest is "" or starts with a
+// space) of a mapping whose keys are at column n.
+func (p *fastParser) scalar(rest string, n int) (int, string) {
+	if rest == "" {
+		// null, unless a more-indented block follows: the caller's
+		// structure check rejects any such line.
+		return kNull, ""
+	}
+	v := rest[1:]
+	if v == "" {
+		giveUp()
+	}
+	switch v[0] {
+	case '\'':
+		return kString, singleQuoted(v)
+	case '"':
+		return kString, doubleQuoted(v)
+	case '|', '>':
+		return kString, p.block(v, n)
+	case ' ', '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '%', '@', '`':
+		giveUp()
+	}
+	return classifyPlain(plain(v))
+}
+
+// plainClass: 0 ordinary, 1 needs a look (space, '#', ':'), 2 give up.
+var plainClass = func() (t [256]uint8) {
+	for i := range t {
+		switch {
+		case i == ' ' || i == '#' || i == ':':
+			t[i] = 1
+		case i < 0x20 || i == 0x7F || i >= 0x80:
+			t[i] = 2
+		}
+	}
+	return
+}()
+
+// plain validates a one-line plain scalar and strips trailing spaces and a
+// trailing comment.
+func plain(v string) string {
+	for i := 0; i < len(v); i++ {
+		switch plainClass[v[i]] {
+		case 0:
+			continue
+		case 1:
+			switch v[i] {
+			case ':':
+				if i+1 == len(v) || v[i+1] == ' ' {
+					giveUp()
+				}
+			case '#':
+				if v[i-1] == ' ' {
+					// comment
+					checkText(v[i:], true)
+					t := strings.TrimRight(v[:i], " ")
+					if t == "" {
+						giveUp()
+					}
+					return t
+				}
+			}
+		default:
+			if v[i] < 0x80 {
+				giveUp()
+			}
+			i += checkRune(v[i:]) - 1
+		}
+	}
+	t := strings.TrimRight(v, " ")
+	if t == "" {
+		giveUp()
+	}
+	return t
+}
+
+// checkRune validates the non-ASCII UTF-8 sequence at the start of s and
+// returns its length. Characters that YAML parsers disagree on (line
+// separators, NEL, BOM, C1 controls, non-characters) make the fast path
+// give up.
+func checkRune(s string) int {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError && size <= 1 {
+		giveUp()
+	}
+	if r <= 0x9F || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+		giveUp()
+	}
+	return size
+}
+
+// checkText validates quoted or block scalar text (tabs allowed when
+// tabs is set).
+func checkText(s string, tabs bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7F {
+			continue
+		}
+		if c == '\t' && tabs {
+			continue
+		}
+		if c < 0x80 {
+			giveUp()
+		}
+		i += checkRune(s[i:]) - 1
+	}
+}
+
+func singleQuoted(v string) string {
+	i := 1
+	escaped := false
+	for {
+		j := strings.IndexByte(v[i:], '\'')
+		if j < 0 {
+			giveUp() // multi-line
+		}
+		i += j
+		if i+1 < len(v) && v[i+1] == '\'' {
+			escaped = true
+			i += 2
+			continue
+		}
+		break
+	}
+	if i != len(v)-1 {
+		giveUp()
+	}
+	body := v[1:i]
+	checkText(body, false)
+	if escaped {
+		return strings.ReplaceAll(body, "''", "'")
+	}
+	return body
+}
+
+func hexVal(s string) (rune, bool) {
+	var r rune
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+func doubleQuoted(v string) string {
+	// fast case: no escapes
+	j := strings.IndexAny(v[1:], "\"\\")
+	if j < 0 {
+		giveUp()
+	}
+	if v[1+j] == '"' {
+		if 1+j != len(v)-1 {
+			giveUp()
+		}
+		body := v[1 : 1+j]
+		checkText(body, false)
+		return body
+	}
+	var b []byte
+	i := 1
+	for {
+		if i >= len(v) {
+			giveUp()
+		}
+		c := v[i]
+		if c == '"' {
+			if i != len(v)-1 {
+				giveUp()
+			}
+			break
+		}
+		if c != '\\' {
+			st := i
+			for i < len(v) && v[i] != '"' && v[i] != '\\' {
+				i++
+			}
+			checkText(v[st:i], false)
+			b = append(b, v[st:i]...)
+			continue
+		}
+		if i+1 >= len(v) {
+			giveUp()
+		}
+		e := v[i+1]
+		i += 2
+		var r rune
+		switch e {
+		case '0':
+			r = 0
+		case 'a':
+			r = 7
+		case 'b':
+			r = 8
+		case 't', '\t':
+			r = 9
+		case 'n':
+			r = 10
+		case 'v':
+			r = 11
+		case 'f':
+			r = 12
+		case 'r':
+			r = 13
+		case 'e':
+			r = 0x1B
+		case ' ':
+			r = ' '
+		case '"':
+			r = '"'
+		case '\\':
+			r = '\\'
+		case 'N':
+			r = 0x85
+		case '_':
+			r = 0xA0
+		case 'L':
+			r = 0x2028
+		case 'P':
+			r = 0x2029
+		case 'x', 'u', 'U':
+			n := 2
+			if e == 'u' {
+				n = 4
+			} else if e == 'U' {
+				n = 8
+			}
+			if i+n > len(v) {
+				giveUp()
+			}
+			var ok bool
+			r, ok = hexVal(v[i : i+n])
+			if !ok || (r >= 0xD800 && r <= 0xDFFF) || r > 0x10FFFF {
+				giveUp()
+			}
+			i += n
+		default:
+			giveUp()
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b)
+}
+
+// block parses a literal (|) or folded (>) block scalar whose header is h,
+// for a mapping with keys at column n, following js-yaml's readBlockScalar.
+func (p *fastParser) block(h string, n int) string {
+	folding := h[0] == '>'
+	const (
+		clip = iota
+		strip
+		keep
+	)
+	chomp := clip
+	indicator := 0
+	for _, c := range []byte(h[1:]) {
+		switch {
+		case c == '-' && chomp == clip:
+			chomp = strip
+		case c == '+' && chomp == clip:
+			chomp = keep
+		case c >= '1' && c <= '9' && indicator == 0:
+			indicator = int(c - '0')
+		default:
+			giveUp()
+		}
+	}
+	ci := -1
+	maxLead := 0
+	if indicator > 0 {
+		ci = n + indicator
+	}
+	var b strings.Builder
+	emptyLines := 0
+	didRead := false
+	atMoreIndented := false
+	for {
+		line, ok := p.peek()
+		if !ok {
+			break
+		}
+		sp := 0
+		for sp < len(line) && line[sp] == ' ' {
+			sp++
+		}
+		if sp == len(line) { // spaces only
+			if ci < 0 {
+				maxLead = max(maxLead, sp)
+				emptyLines++
+				p.advance(line)
+				continue
+			}
+			if sp <= ci {
+				emptyLines++
+				p.advance(line)
+				continue
+			}
+		}
+		if ci < 0 {
+			if sp <= n {
+				giveUp() // empty block scalar
+			}
+			ci = sp
+			if maxLead > ci {
+				giveUp()
+			}
+		}
+		if sp < ci {
+			if !didRead {
+				giveUp()
+			}
+			break // end of the scalar
+		}
+		p.advance(line)
+		content := line[ci:]
+		checkText(content, !folding)
+		if folding {
+			switch {
+			case content[0] == ' ' || content[0] == '\t':
+				atMoreIndented = true
+				k := emptyLines
+				if didRead {
+					k++
+				}
+				writeNL(&b, k)
+			case atMoreIndented:
+				atMoreIndented = false
+				writeNL(&b, emptyLines+1)
+			case emptyLines == 0:
+				if didRead {
+					b.WriteByte(' ')
+				}
+			default:
+				writeNL(&b, emptyLines)
+			}
+		} else {
+			k := emptyLines
+			if didRead {
+				k++
+			}
+			writeNL(&b, k)
+		}
+		b.WriteString(content)
+		didRead = true
+		emptyLines = 0
+	}
+	if !didRead {
+		giveUp()
+	}
+	switch chomp {
+	case keep:
+		writeNL(&b, emptyLines+1)
+	case clip:
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func writeNL(b *strings.Builder, k int) {
+	for ; k > 0; k-- {
+		b.WriteByte('\n')
+	}
+}

@@ -128,24 +128,50 @@ func abs(i int) int {
 // rules of the original tool's YAML library (js-yaml 4.1 default schema),
 // except that timestamps stay strings (their literal text).
 func resolvePlain(s string) any {
+	switch k, v := classifyPlain(s); k {
+	case kNull:
+		return nil
+	case kTrue:
+		return true
+	case kFalse:
+		return false
+	case kNumber:
+		return noggin.Number(v)
+	default:
+		return v
+	}
+}
+
+// Scalar kinds, for the allocation-free scalar representation of the fast
+// reader: (kind, text) where text is the string or the number's JS form.
+const (
+	kString = iota
+	kNull
+	kTrue
+	kFalse
+	kNumber
+)
+
+// classifyPlain is resolvePlain without boxing.
+func classifyPlain(s string) (int, string) {
 	switch s {
 	case "", "~", "null", "Null", "NULL":
-		return nil
+		return kNull, ""
 	case "true", "True", "TRUE":
-		return true
+		return kTrue, ""
 	case "false", "False", "FALSE":
-		return false
+		return kFalse, ""
 	}
 	c := s[0]
 	if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' {
 		if isYAMLInt(s) {
-			return noggin.Number(yamlIntValue(s))
+			return kNumber, yamlIntValue(s)
 		}
 		if isYAMLFloat(s) {
-			return noggin.Number(yamlFloatValue(s))
+			return kNumber, yamlFloatValue(s)
 		}
 	}
-	return s
+	return kString, s
 }
 
 func isDec(c byte) bool { return c >= '0' && c <= '9' }

@@ -299,6 +299,28 @@ func utf16Len(r rune) int {
 	return 1
 }
 
+// byte classes for the ASCII fast paths
+const (
+	clPlain   = iota // printable ASCII, no special role
+	clSpecial        // ' ', '#', ':'
+	clNewline        // '\n'
+	clOther          // control characters and non-ASCII bytes
+)
+
+var byteClass = func() (t [256]uint8) {
+	for i := range t {
+		switch {
+		case i == ' ' || i == '#' || i == ':':
+			t[i] = clSpecial
+		case i == '\n':
+			t[i] = clNewline
+		case i < 0x20 || i > 0x7E:
+			t[i] = clOther
+		}
+	}
+	return
+}()
+
 // asciiPlainFast handles the common case: a printable-ASCII single-line
 // string that fits the width. It returns the style and true, or false
 // when the general algorithm must run.
@@ -306,22 +328,23 @@ func asciiPlainFast(s string, lineWidth int) (int, bool) {
 	if len(s) > lineWidth {
 		return 0, false
 	}
-	prev := byte(0)
 	plain := true
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c > 0x7E {
+		switch byteClass[s[i]] {
+		case clPlain:
+			continue
+		case clSpecial:
+			if plain {
+				switch s[i] {
+				case '#':
+					plain = i > 0 && s[i-1] != ' '
+				case ' ':
+					plain = i == 0 || s[i-1] != ':'
+				}
+			}
+		default:
 			return 0, false
 		}
-		if plain {
-			switch {
-			case c == '#':
-				plain = prev != 0 && prev != ' '
-			case c == ' ':
-				plain = prev != ':'
-			}
-		}
-		prev = c
 	}
 	if plain && (!isPlainSafeFirst(rune(s[0])) || s[len(s)-1] == ' ' || s[len(s)-1] == ':') {
 		plain = false
@@ -330,6 +353,50 @@ func asciiPlainFast(s string, lineWidth int) (int, bool) {
 		return stylePlain, true
 	}
 	return styleSingle, true
+}
+
+// chooseStyleASCII is chooseStyle for values (not keys) made of printable
+// ASCII and newlines; ok is false for any other byte.
+func chooseStyleASCII(s string, lineWidth int) (style int, ok bool) {
+	plain := true
+	hasLineBreak, hasFoldable := false, false
+	lineStart := 0
+	for i := 0; i < len(s); i++ {
+		switch byteClass[s[i]] {
+		case clPlain:
+			continue
+		case clSpecial:
+			if plain {
+				switch s[i] {
+				case '#':
+					plain = i > 0 && s[i-1] != ' ' && s[i-1] != '\n'
+				case ' ':
+					plain = i == 0 || s[i-1] != ':'
+				}
+			}
+		case clNewline:
+			hasLineBreak, plain = true, false
+			if !hasFoldable && i-lineStart > lineWidth && s[lineStart] != ' ' {
+				hasFoldable = true
+			}
+			lineStart = i + 1
+		default:
+			return 0, false
+		}
+	}
+	if !hasFoldable && len(s)-lineStart > lineWidth && (lineStart >= len(s) || s[lineStart] != ' ') {
+		hasFoldable = true
+	}
+	if !hasLineBreak && !hasFoldable {
+		if plain && isPlainSafeFirst(rune(s[0])) && s[len(s)-1] != ' ' && s[len(s)-1] != ':' && !isAmbiguous(s) {
+			return stylePlain, true
+		}
+		return styleSingle, true
+	}
+	if hasFoldable {
+		return styleFolded, true
+	}
+	return styleLiteral, true
 }
 
 func chooseStyle(s string, singleLine bool, lineWidth int) int {
@@ -385,19 +452,22 @@ func appendScalar(b []byte, s string, level int, isKey bool) []byte {
 	if s == "" {
 		return append(b, '\'', '\'')
 	}
-	if !utf8.ValidString(s) {
-		s = toValidUTF8(s)
-	}
-	if isDeprecatedOrBase60(s) {
-		b = append(b, '\'')
-		b = append(b, s...)
-		return append(b, '\'')
-	}
 	indent := 2 * max(1, level)
 	lineWidth := max(40, lineWidthOption-indent)
 	style, ok := asciiPlainFast(s, lineWidth)
+	if !ok && !isKey {
+		style, ok = chooseStyleASCII(s, lineWidth)
+	}
 	if !ok {
+		if !utf8.ValidString(s) {
+			s = toValidUTF8(s)
+		}
 		style = chooseStyle(s, isKey, lineWidth)
+	}
+	if style != styleDouble && isDeprecatedOrBase60(s) {
+		b = append(b, '\'')
+		b = append(b, s...)
+		return append(b, '\'')
 	}
 	switch style {
 	case stylePlain:
@@ -542,6 +612,9 @@ func foldLine(line string, width int) string {
 	if line == "" || line[0] == ' ' {
 		return line
 	}
+	if isASCII(line) {
+		return foldLineASCII(line, width)
+	}
 	u := utf16.Encode([]rune(line))
 	if len(u) <= width {
 		return line
@@ -577,4 +650,49 @@ func foldLine(line string, width int) string {
 		result.WriteString(str(start, len(u)))
 	}
 	return result.String()[1:]
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// foldLineASCII is foldLine for ASCII text (byte and UTF-16 indexes agree).
+func foldLineASCII(line string, width int) string {
+	if len(line) <= width {
+		return line
+	}
+	out := make([]byte, 0, len(line)+len(line)/width+2)
+	start, curr, next := 0, 0, 0
+	for p := 0; p+1 < len(line); {
+		if line[p] != ' ' || line[p+1] == ' ' {
+			p++
+			continue
+		}
+		next = p
+		if next-start > width {
+			end := next
+			if curr > start {
+				end = curr
+			}
+			out = append(out, '\n')
+			out = append(out, line[start:end]...)
+			start = end + 1
+		}
+		curr = next
+		p += 2
+	}
+	out = append(out, '\n')
+	if len(line)-start > width && curr > start {
+		out = append(out, line[start:curr]...)
+		out = append(out, '\n')
+		out = append(out, line[curr+1:]...)
+	} else {
+		out = append(out, line[start:]...)
+	}
+	return string(out[1:])
 }

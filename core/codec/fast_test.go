@@ -1,0 +1,114 @@
+package codec
+
+import (
+	"encoding/json"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/noggin-go/noggin/core/internal/gen"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// checkFastAgrees decodes text with the fast reader and, when it accepts,
+// requires the general path to give the identical document. It reports
+// whether the fast reader accepted.
+func checkFastAgrees(t testing.TB, text []byte) bool {
+	t.Helper()
+	fast, ok := decodeFast(text)
+	if !ok {
+		return false
+	}
+	slow, err := decodeYAMLSlow(text)
+	if err != nil {
+		t.Fatalf("fast reader accepts, general parser fails (%v):\n%s", err, text)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("fast reader and general parser differ: %s\n%s",
+			deepDiff("doc", reflect.ValueOf(slow), reflect.ValueOf(fast)), text)
+	}
+	return true
+}
+
+// The fast reader takes every document EncodeYAML writes for generated
+// documents (so benchmarks measure it) and gives what the general parser
+// gives.
+func TestFastAcceptsGenerated(t *testing.T) {
+	for _, n := range []int{0, 1, 10, 1000} {
+		doc := gen.Doc(n, int64(n)+11)
+		text := EncodeYAML(doc)
+		if !checkFastAgrees(t, text) {
+			t.Fatalf("n=%d: fast reader gave up on a generated document", n)
+		}
+		got, _ := decodeFast(text)
+		if !reflect.DeepEqual(got, doc) {
+			t.Fatalf("n=%d: %s", n, deepDiff("doc", reflect.ValueOf(doc), reflect.ValueOf(got)))
+		}
+	}
+	for _, f := range []string{"spec-example.yaml", "spec-empty.yaml"} {
+		text, err := os.ReadFile(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !checkFastAgrees(t, text) {
+			t.Errorf("%s: fast reader gave up", f)
+		}
+	}
+}
+
+// Fast reader vs general parser on the property-test documents, the
+// js-yaml dumps and the hand-written inputs.
+func TestFastAgreesWithGeneral(t *testing.T) {
+	accepted, total := 0, 0
+	try := func(text []byte) {
+		total++
+		if checkFastAgrees(t, text) {
+			accepted++
+		}
+	}
+	r := rand.New(rand.NewSource(5))
+	for i := 0; i < 2000; i++ {
+		try(EncodeYAML(randDoc(r, false)))
+	}
+	t.Logf("property documents: fast reader accepted %d of %d", accepted, total)
+	if accepted < total/4 {
+		t.Errorf("fast reader accepted only %d of %d property documents", accepted, total)
+	}
+	raw, err := os.ReadFile(filepath.Join(jsyamlDirPath, "dumps.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dumps []string
+	if err := json.Unmarshal(raw, &dumps); err != nil {
+		t.Fatal(err)
+	}
+	accepted, total = 0, 0
+	for _, d := range dumps {
+		try([]byte(d))
+	}
+	t.Logf("js-yaml dumps: fast reader accepted %d of %d", accepted, total)
+	for _, c := range loadCases {
+		try([]byte(c))
+	}
+	for _, c := range fastVariants {
+		if !checkFastAgrees(t, []byte(c)) {
+			t.Errorf("fast reader gave up on a supported variant:\n%s", c)
+		}
+	}
+}
+
+// fastVariants are hand-written layouts the fast reader must take.
+var fastVariants = []string{
+	strings.ReplaceAll(specDoc, "\n  ", "\n"),
+	strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(specDoc, "\n      - timestamp", "\n    - timestamp"), "\n        text", "\n      text"), "\n          line", "\n        line"),
+	strings.ReplaceAll(specDoc, "root\n", "root   # note\n"),
+	item("    title: \"esc \\t \\\" \\\\ \\u00e9 \\x41\"\n    done: yes\n    createdAt: 2026-01-01T00:00:00Z\n    pushedAt: x\n    notes: []\n"),
+	item("    title: |+\n      keep\n\n    done: 1\n    notes:\n      - text: >\n          folded\n          text\n\n           more\n          back\n"),
+	"active: null\nitems:\n  - notes: []\n    key: b\nschemaVersion: 1\n",
+	hdr("  - key: a\n    parentKey: null\n    title: ~\n    done:\n    notes:\n      - timestamp: 0\n        text: 12\n      - text: 0x1F\n        timestamp: .5\n"),
+}
+
+var _ = noggin.NewDocument
