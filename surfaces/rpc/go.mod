@@ -1,7 +1,15 @@
 module github.com/noggin-go/noggin/surfaces/rpc
 
-go 1.26
+go 1.26.0
 
-require github.com/noggin-go/noggin/core v0.0.0
+require (
+	connectrpc.com/connect v1.21.1
+	connectrpc.com/grpchealth v1.5.0
+	connectrpc.com/grpcreflect v1.3.1
+	github.com/noggin-go/noggin/core v0.0.0
+	google.golang.org/protobuf v1.36.12
+)
+
+require go.yaml.in/yaml/v3 v3.0.6 // indirect
 
 replace github.com/noggin-go/noggin/core => ../../core

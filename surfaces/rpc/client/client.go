@@ -1,0 +1,327 @@
+// Package client is the Go client of noggin-rpc. It calls
+// noggin.v1.NogginService and returns core types and core errors, so that
+// envelope.Result(verb, client.Push(...)) encodes to the same bytes as the
+// CLI's --json output for the same step.
+//
+// The client speaks the Connect protocol by default; pass
+// WithConnectOptions(connect.WithGRPC()) or connect.WithGRPCWeb() for the
+// other protocols (gRPC needs HTTP/2: use H2CClient for plaintext servers).
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"connectrpc.com/connect"
+
+	"github.com/noggin-go/noggin/core/noggin"
+	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
+	"github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1/nogginv1connect"
+	"github.com/noggin-go/noggin/surfaces/rpc/internal/convert"
+)
+
+// Client calls a noggin-rpc server.
+type Client struct {
+	rpc nogginv1connect.NogginServiceClient
+}
+
+type options struct {
+	token   string
+	connect []connect.ClientOption
+}
+
+// Option configures a Client.
+type Option func(*options)
+
+// WithToken sends "Authorization: Bearer <token>" on every call.
+func WithToken(token string) Option { return func(o *options) { o.token = token } }
+
+// WithConnectOptions passes options to the generated Connect client (e.g.
+// connect.WithGRPC(), connect.WithGRPCWeb(), connect.WithHTTPGet()).
+func WithConnectOptions(opts ...connect.ClientOption) Option {
+	return func(o *options) { o.connect = append(o.connect, opts...) }
+}
+
+// H2CClient returns an HTTP client speaking HTTP/2 without TLS (prior
+// knowledge), as needed by gRPC against a plaintext noggin-rpc server.
+func H2CClient() *http.Client {
+	tr := &http.Transport{}
+	tr.Protocols = new(http.Protocols)
+	tr.Protocols.SetUnencryptedHTTP2(true)
+	return &http.Client{Transport: tr}
+}
+
+// New returns a client of the server at baseURL (e.g. http://127.0.0.1:7777).
+func New(httpClient connect.HTTPClient, baseURL string, opts ...Option) *Client {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	copts := append([]connect.ClientOption(nil), o.connect...)
+	if o.token != "" {
+		copts = append(copts, connect.WithInterceptors(tokenInterceptor("Bearer "+o.token)))
+	}
+	return &Client{rpc: nogginv1connect.NewNogginServiceClient(httpClient, baseURL, copts...)}
+}
+
+// tokenInterceptor sets the Authorization header of every call.
+type tokenInterceptor string
+
+func (t tokenInterceptor) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {
+	return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
+		req.Header().Set("Authorization", string(t))
+		return next(ctx, req)
+	}
+}
+
+func (t tokenInterceptor) WrapStreamingClient(next connect.StreamingClientFunc) connect.StreamingClientFunc {
+	return func(ctx context.Context, spec connect.Spec) connect.StreamingClientConn {
+		conn := next(ctx, spec)
+		conn.RequestHeader().Set("Authorization", string(t))
+		return conn
+	}
+}
+
+func (t tokenInterceptor) WrapStreamingHandler(next connect.StreamingHandlerFunc) connect.StreamingHandlerFunc {
+	return next
+}
+
+// Error turns an RPC failure back into the core error it carries (its
+// noggin.v1.ErrorDetail). Errors without a detail (transport failures,
+// Unauthenticated, …) are returned unchanged.
+func Error(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ce *connect.Error
+	if !errors.As(err, &ce) {
+		return err
+	}
+	for _, d := range ce.Details() {
+		v, derr := d.Value()
+		if derr != nil {
+			continue
+		}
+		if ed, ok := v.(*nogginv1.ErrorDetail); ok {
+			return convert.ErrorFromProto(ed)
+		}
+	}
+	return err
+}
+
+// Show runs show. A show with a goto is sent as ShowGoto (it may write);
+// without one it is the read-only Show. The view is nil when show has no
+// target.
+func (c *Client) Show(ctx context.Context, location string, o noggin.ShowOpts) (*noggin.View, error) {
+	if o.Goto.Present {
+		res, err := c.rpc.ShowGoto(ctx, connect.NewRequest(&nogginv1.ShowGotoRequest{
+			Location: location, Path: o.Path, NoChildren: o.NoChildren,
+			WithSiblings: o.WithSiblings, WithDescendants: o.WithDescendants,
+			Goto: convert.GotoToProto(o.Goto),
+		}))
+		if err != nil {
+			return nil, Error(err)
+		}
+		return convert.ViewFromProto(res.Msg.GetView()), nil
+	}
+	res, err := c.rpc.Show(ctx, connect.NewRequest(&nogginv1.ShowRequest{
+		Location: location, Path: o.Path, NoChildren: o.NoChildren,
+		WithSiblings: o.WithSiblings, WithDescendants: o.WithDescendants,
+	}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.ViewFromProto(res.Msg.GetView()), nil
+}
+
+// Push runs push.
+func (c *Client) Push(ctx context.Context, location string, o noggin.PushOpts) (*noggin.View, error) {
+	res, err := c.rpc.Push(ctx, connect.NewRequest(&nogginv1.PushRequest{Location: location, Title: o.Title}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.ViewFromProto(res.Msg.GetView()), nil
+}
+
+// Add runs add.
+func (c *Client) Add(ctx context.Context, location string, o noggin.AddOpts) (*noggin.View, error) {
+	res, err := c.rpc.Add(ctx, connect.NewRequest(&nogginv1.AddRequest{
+		Location: location, Title: o.Title,
+		Placement: convert.PlacementToProto(o.Placement), Goto: convert.GotoToProto(o.Goto),
+	}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.ViewFromProto(res.Msg.GetView()), nil
+}
+
+// Move runs move.
+func (c *Client) Move(ctx context.Context, location string, o noggin.MoveOpts) (*noggin.View, error) {
+	res, err := c.rpc.Move(ctx, connect.NewRequest(&nogginv1.MoveRequest{
+		Location: location, Path: o.Path,
+		Placement: convert.PlacementToProto(o.Placement), Goto: convert.GotoToProto(o.Goto),
+	}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.ViewFromProto(res.Msg.GetView()), nil
+}
+
+// Goto runs goto.
+func (c *Client) Goto(ctx context.Context, location string, o noggin.GotoOpts) (*noggin.View, error) {
+	res, err := c.rpc.Goto(ctx, connect.NewRequest(&nogginv1.GotoRequest{Location: location, Path: o.Path}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.ViewFromProto(res.Msg.GetView()), nil
+}
+
+// Done runs done.
+func (c *Client) Done(ctx context.Context, location string, o noggin.DoneOpts) (*noggin.View, error) {
+	res, err := c.rpc.Done(ctx, connect.NewRequest(&nogginv1.DoneRequest{
+		Location: location, Path: o.Path, Force: o.Force, CloseAll: o.CloseAll,
+		Goto: convert.GotoToProto(o.Goto),
+	}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.ViewFromProto(res.Msg.GetView()), nil
+}
+
+// Pop runs pop (o.HasPath sends an empty path, which is pop-no-path).
+func (c *Client) Pop(ctx context.Context, location string, o noggin.PopOpts) (*noggin.View, error) {
+	req := &nogginv1.PopRequest{
+		Location: location, Force: o.Force, CloseAll: o.CloseAll,
+		Goto: convert.GotoToProto(o.Goto),
+	}
+	if o.HasPath {
+		empty := ""
+		req.Path = &empty
+	}
+	res, err := c.rpc.Pop(ctx, connect.NewRequest(req))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.ViewFromProto(res.Msg.GetView()), nil
+}
+
+// Edit runs edit.
+func (c *Client) Edit(ctx context.Context, location string, o noggin.EditOpts) (*noggin.View, error) {
+	res, err := c.rpc.Edit(ctx, connect.NewRequest(&nogginv1.EditRequest{
+		Location: location, Path: o.Path, Done: o.Done, Title: o.Title,
+		Force: o.Force, CloseAll: o.CloseAll, Goto: convert.GotoToProto(o.Goto),
+	}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.ViewFromProto(res.Msg.GetView()), nil
+}
+
+// Note runs note.
+func (c *Client) Note(ctx context.Context, location string, o noggin.NoteOpts) (*noggin.View, error) {
+	res, err := c.rpc.Note(ctx, connect.NewRequest(&nogginv1.NoteRequest{
+		Location: location, Path: o.Path, Text: o.Text, Goto: convert.GotoToProto(o.Goto),
+	}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.ViewFromProto(res.Msg.GetView()), nil
+}
+
+// Delete runs delete.
+func (c *Client) Delete(ctx context.Context, location string, o noggin.DeleteOpts) (*noggin.DeleteResult, error) {
+	res, err := c.rpc.Delete(ctx, connect.NewRequest(&nogginv1.DeleteRequest{
+		Location: location, Path: o.Path, Recursive: o.Recursive, Goto: convert.GotoToProto(o.Goto),
+	}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.DeleteFromProto(res.Msg), nil
+}
+
+// Copy appends every item of the noggin at source to the one at dest.
+func (c *Client) Copy(ctx context.Context, source, dest string) (*noggin.CopyResult, error) {
+	res, err := c.rpc.Copy(ctx, connect.NewRequest(&nogginv1.CopyRequest{SourceLocation: source, DestLocation: dest}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.CopyFromProto(res.Msg), nil
+}
+
+// Where returns the location as supplied (it opens the noggin).
+func (c *Client) Where(ctx context.Context, location string) (string, error) {
+	res, err := c.rpc.Where(ctx, connect.NewRequest(&nogginv1.WhereRequest{Location: location}))
+	if err != nil {
+		return "", Error(err)
+	}
+	return res.Msg.GetLocation(), nil
+}
+
+// Providers lists the registered schemes.
+func (c *Client) Providers(ctx context.Context) ([]noggin.Provider, error) {
+	res, err := c.rpc.Providers(ctx, connect.NewRequest(&nogginv1.ProvidersRequest{}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.ProvidersFromProto(res.Msg.GetProviders()), nil
+}
+
+// Snapshot returns the current document (accessor fields only).
+func (c *Client) Snapshot(ctx context.Context, location string) (*noggin.Document, error) {
+	res, err := c.rpc.Snapshot(ctx, connect.NewRequest(&nogginv1.SnapshotRequest{Location: location}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.DocumentFromProto(res.Msg.GetDocument()), nil
+}
+
+// Watcher is an open Watch stream.
+type Watcher struct {
+	stream *connect.ServerStreamForClient[nogginv1.WatchResponse]
+	// Initial is the document when the subscription started.
+	Initial *noggin.Document
+}
+
+// Watch subscribes to the change events of the noggin at location. It
+// returns once the server has confirmed the subscription (its initial
+// document), so every change applied after Watch returns is delivered.
+// Cancel ctx or call Close to unsubscribe.
+func (c *Client) Watch(ctx context.Context, location string) (*Watcher, error) {
+	stream, err := c.rpc.Watch(ctx, connect.NewRequest(&nogginv1.WatchRequest{Location: location}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	if !stream.Receive() {
+		err := stream.Err()
+		_ = stream.Close()
+		if err == nil {
+			err = errors.New("watch: stream ended before the subscription was confirmed")
+		}
+		return nil, Error(err)
+	}
+	return &Watcher{stream: stream, Initial: convert.DocumentFromProto(stream.Msg().GetDocument())}, nil
+}
+
+// Next blocks for the next event: a change list with the document after it,
+// or (Err set) an error that happened outside a request. It returns an
+// error when the stream ends.
+func (w *Watcher) Next() (noggin.Event, error) {
+	for w.stream.Receive() {
+		m := w.stream.Msg()
+		if m.GetInitial() {
+			continue
+		}
+		if m.GetError() != nil {
+			return noggin.Event{Err: convert.ErrorFromProto(m.GetError())}, nil
+		}
+		return noggin.Event{Changes: convert.ChangesFromProto(m.GetChanges()), Doc: convert.DocumentFromProto(m.GetDocument())}, nil
+	}
+	if err := w.stream.Err(); err != nil {
+		return noggin.Event{}, Error(err)
+	}
+	return noggin.Event{}, errors.New("watch: stream closed")
+}
+
+// Close unsubscribes.
+func (w *Watcher) Close() error { return w.stream.Close() }

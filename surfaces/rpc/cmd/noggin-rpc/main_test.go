@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+
+	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/store"
+	"github.com/noggin-go/noggin/surfaces/rpc/client"
+	"github.com/noggin-go/noggin/surfaces/rpc/server"
+)
+
+func TestIsLoopback(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:7777": true, "127.1.2.3:1": true, "[::1]:7777": true, "localhost:7777": true,
+		"0.0.0.0:7777": false, ":7777": false, "[::]:7777": false, "192.168.1.2:7777": false,
+		"example.com:80": false, "garbage": false,
+	} {
+		if got := isLoopback(addr); got != want {
+			t.Errorf("isLoopback(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+func TestRunRefusals(t *testing.T) {
+	env := func(string) string { return "" }
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"serve", "--addr", "0.0.0.0:0", "--root", t.TempDir()}, 2, "without a token"},
+		{[]string{"serve", "--addr", ":0", "--root", t.TempDir()}, 2, "without a token"},
+		{[]string{"serve", "--root", "/nonexistent/dir"}, 2, "--root"},
+		{[]string{"serve", "extra"}, 2, "no arguments"},
+		{[]string{"frobnicate"}, 2, "unknown command"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(tc.args, env, &out, &errb); code != tc.code || !strings.Contains(errb.String(), tc.msg) {
+			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"help"}, env, &out, &errb); code != 0 || !strings.Contains(out.String(), "127.0.0.1:7777") {
+		t.Errorf("help: %d %q", code, out.String())
+	}
+}
+
+// TestServeShutdown: the h2c server answers Connect and gRPC, and a
+// cancelled context (the signal) shuts it down gracefully, ending streams.
+func TestServeShutdown(t *testing.T) {
+	eng, err := noggin.EngineFromEnv(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{Engine: eng, Store: store.Options{Root: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, ln, srv) }()
+	url := "http://" + ln.Addr().String()
+	c := client.New(http.DefaultClient, url)
+	g := client.New(client.H2CClient(), url, client.WithConnectOptions(connect.WithGRPC()))
+	if _, err := c.Push(context.Background(), "a.yaml", noggin.PushOpts{Title: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := g.Show(context.Background(), "a.yaml", noggin.ShowOpts{}); err != nil || v == nil {
+		t.Fatalf("grpc show: %v %v", v, err)
+	}
+	w, err := g.Watch(context.Background(), "a.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+	if _, err := w.Next(); err == nil {
+		t.Fatal("watch stream survived shutdown")
+	}
+}

@@ -1,0 +1,160 @@
+// Package server implements noggin.v1.NogginService on the core engine and
+// assembles the HTTP handler of noggin-rpc: the Connect service (Connect,
+// gRPC and gRPC-Web protocols), gRPC reflection, gRPC health, bearer-token
+// authentication and request size limits.
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"net/http"
+	"sync"
+
+	"connectrpc.com/connect"
+	"connectrpc.com/grpchealth"
+	"connectrpc.com/grpcreflect"
+
+	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/store"
+	"github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1/nogginv1connect"
+)
+
+// DefaultMaxBytes is the default request size limit (1 MiB).
+const DefaultMaxBytes = 1 << 20
+
+// Config configures a Server.
+type Config struct {
+	// Engine runs the verbs (noggin.EngineFromEnv in the binary).
+	Engine *noggin.Engine
+	// Store are the options every location is opened with. Store.Root is
+	// the only directory whose noggins are served.
+	Store store.Options
+	// Token, when non-empty, is the bearer token every call of the noggin
+	// service and of reflection must carry (health stays open).
+	Token string
+	// MaxBytes limits the size of a request body (DefaultMaxBytes if 0).
+	MaxBytes int64
+}
+
+// Server is a noggin-rpc server: an http.Handler plus the resources it owns.
+type Server struct {
+	svc     *service
+	handler http.Handler
+}
+
+// New builds a Server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Engine == nil {
+		return nil, errors.New("server: Config.Engine is required")
+	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = DefaultMaxBytes
+	}
+	svc := newService(cfg.Engine, cfg.Store)
+	opts := []connect.HandlerOption{connect.WithReadMaxBytes(int(cfg.MaxBytes))}
+	authed := opts
+	if cfg.Token != "" {
+		authed = append(append([]connect.HandlerOption(nil), opts...),
+			connect.WithInterceptors(&authInterceptor{want: "Bearer " + cfg.Token}))
+	}
+	mux := http.NewServeMux()
+	mux.Handle(nogginv1connect.NewNogginServiceHandler(svc, authed...))
+	reflector := grpcreflect.NewStaticReflector(nogginv1connect.NogginServiceName)
+	mux.Handle(grpcreflect.NewHandlerV1(reflector, authed...))
+	mux.Handle(grpcreflect.NewHandlerV1Alpha(reflector, authed...))
+	mux.Handle(grpchealth.NewHandler(grpchealth.NewStaticChecker(nogginv1connect.NogginServiceName), opts...))
+	max := cfg.MaxBytes
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, max)
+		mux.ServeHTTP(w, r)
+	})
+	return &Server{svc: svc, handler: h}, nil
+}
+
+// ServeHTTP serves every endpoint of noggin-rpc.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Close ends every open Watch stream (call it before http.Server.Shutdown,
+// which waits for handlers to return). Later Watch calls end at once.
+func (s *Server) Close() { s.svc.close() }
+
+// Watchers returns the number of Watch streams currently open.
+func (s *Server) Watchers() int { return s.svc.watchers() }
+
+// authInterceptor checks the bearer token of every call.
+type authInterceptor struct{ want string }
+
+var errUnauthenticated = errors.New("missing or invalid bearer token")
+
+func (a *authInterceptor) check(h http.Header) error {
+	got := h.Get("Authorization")
+	if subtle.ConstantTimeCompare([]byte(got), []byte(a.want)) != 1 {
+		return connect.NewError(connect.CodeUnauthenticated, errUnauthenticated)
+	}
+	return nil
+}
+
+func (a *authInterceptor) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {
+	return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
+		if req.Spec().IsClient {
+			return next(ctx, req)
+		}
+		if err := a.check(req.Header()); err != nil {
+			return nil, err
+		}
+		return next(ctx, req)
+	}
+}
+
+func (a *authInterceptor) WrapStreamingClient(next connect.StreamingClientFunc) connect.StreamingClientFunc {
+	return next
+}
+
+func (a *authInterceptor) WrapStreamingHandler(next connect.StreamingHandlerFunc) connect.StreamingHandlerFunc {
+	return func(ctx context.Context, conn connect.StreamingHandlerConn) error {
+		if err := a.check(conn.RequestHeader()); err != nil {
+			return err
+		}
+		return next(ctx, conn)
+	}
+}
+
+// watchRegistry tracks open Watch streams so Close can end them.
+type watchRegistry struct {
+	mu     sync.Mutex
+	done   chan struct{}
+	closed bool
+	n      int
+}
+
+func (w *watchRegistry) enter() (<-chan struct{}, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil, false
+	}
+	w.n++
+	return w.done, true
+}
+
+func (w *watchRegistry) leave() {
+	w.mu.Lock()
+	w.n--
+	w.mu.Unlock()
+}
+
+func (w *watchRegistry) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.closed = true
+		close(w.done)
+	}
+}
+
+func (w *watchRegistry) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
+}

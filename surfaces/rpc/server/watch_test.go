@@ -1,0 +1,211 @@
+package server_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/store"
+	"github.com/noggin-go/noggin/surfaces/rpc/client"
+)
+
+// TestHelperWriter is not a test: it is the "other process" of TestWatch,
+// run as a subprocess, which pushes an item into a noggin file directly.
+func TestHelperWriter(t *testing.T) {
+	file := os.Getenv("NOGGIN_RPC_HELPER_FILE")
+	if file == "" {
+		t.Skip("helper process only")
+	}
+	st, err := store.Open(file, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := testEngine(t).Push(st, noggin.PushOpts{Title: os.Getenv("NOGGIN_RPC_HELPER_TITLE")}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFromOtherProcess(t *testing.T, file, title string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWriter$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "NOGGIN_RPC_HELPER_FILE="+file, "NOGGIN_RPC_HELPER_TITLE="+title)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("helper process: %v\n%s", err, out)
+	}
+}
+
+type nextResult struct {
+	ev  noggin.Event
+	err error
+}
+
+// next returns the next event of w, failing after a generous deadline.
+func next(t *testing.T, w *client.Watcher) noggin.Event {
+	t.Helper()
+	ch := make(chan nextResult, 1)
+	go func() {
+		ev, err := w.Next()
+		ch <- nextResult{ev, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			t.Fatalf("watch: %v", r.err)
+		}
+		return r.ev
+	case <-time.After(15 * time.Second):
+		t.Fatal("watch: no event")
+	}
+	return noggin.Event{}
+}
+
+// TestWatch: watchers over all three protocols see every change of a
+// scripted sequence exactly once and in order, including a change written
+// by another process.
+func TestWatch(t *testing.T) {
+	ts := startServer(t, "")
+	const loc = "w.yaml"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := ts.client(t, "connect")
+	// Create the file first so the other process and the server share it.
+	if _, err := c.Push(ctx, loc, noggin.PushOpts{Title: "root"}); err != nil {
+		t.Fatal(err)
+	}
+	var watchers []*client.Watcher
+	for _, p := range protocols {
+		w, err := ts.client(t, p.name).Watch(ctx, loc)
+		if err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		defer w.Close()
+		if len(w.Initial.Items) != 1 {
+			t.Fatalf("%s: initial document %+v", p.name, w.Initial)
+		}
+		watchers = append(watchers, w)
+	}
+	prev, err := c.Snapshot(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(ts.root, loc)
+	steps := []struct {
+		name  string
+		run   func() error
+		quiet bool // writes nothing observable: no event
+	}{
+		{"push", func() error { _, err := c.Push(ctx, loc, noggin.PushOpts{Title: "a"}); return err }, false},
+		{"add", func() error {
+			_, err := c.Add(ctx, loc, noggin.AddOpts{Title: "b", Placement: place("before", "/1/1")})
+			return err
+		}, false},
+		{"goto same", func() error { _, err := c.Goto(ctx, loc, noggin.GotoOpts{Path: "."}); return err }, true},
+		{"note", func() error { _, err := c.Note(ctx, loc, noggin.NoteOpts{Text: "n"}); return err }, false},
+		{"other process", func() error { writeFromOtherProcess(t, file, "external"); return nil }, false},
+		{"failing verb", func() error {
+			_, err := c.Delete(ctx, loc, noggin.DeleteOpts{Path: "/1"})
+			if err == nil {
+				t.Fatal("delete /1 should fail")
+			}
+			return nil
+		}, true},
+		{"done", func() error { _, err := c.Done(ctx, loc, noggin.DoneOpts{Path: "/1/1"}); return err }, false},
+		{"move", func() error {
+			_, err := c.Move(ctx, loc, noggin.MoveOpts{Path: "/1/2", Placement: place("before", "/1/1")})
+			return err
+		}, false},
+		{"edit", func() error { _, err := c.Edit(ctx, loc, noggin.EditOpts{Path: "/1", Title: ptr("ROOT")}); return err }, false},
+		{"delete", func() error { _, err := c.Delete(ctx, loc, noggin.DeleteOpts{Path: "/1", Recursive: true}); return err }, false},
+		{"final push", func() error { _, err := c.Push(ctx, loc, noggin.PushOpts{Title: "last"}); return err }, false},
+	}
+	for _, s := range steps {
+		if err := s.run(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if s.quiet {
+			continue
+		}
+		var ev noggin.Event
+		if s.name == "other process" {
+			// Wait for the poll to notice the external write.
+			ev = next(t, watchers[0])
+		}
+		cur, err := c.Snapshot(ctx, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := noggin.Diff(prev, cur)
+		if len(want) == 0 {
+			t.Fatalf("%s: script step changes nothing", s.name)
+		}
+		for i, w := range watchers {
+			if i > 0 || s.name != "other process" {
+				ev = next(t, w)
+			}
+			if ev.Err != nil {
+				t.Fatalf("%s: watcher %d: error event %v", s.name, i, ev.Err)
+			}
+			if !reflect.DeepEqual(ev.Changes, want) {
+				t.Fatalf("%s: watcher %d: changes\n got %+v\nwant %+v", s.name, i, ev.Changes, want)
+			}
+			if !noggin.Equal(ev.Doc, cur) {
+				t.Fatalf("%s: watcher %d: document differs", s.name, i)
+			}
+		}
+		prev = cur
+	}
+}
+
+// TestWatchUnsubscribeFreesResources: a subscriber that goes away ends its
+// stream on the server, and writes go on.
+func TestWatchUnsubscribeFreesResources(t *testing.T) {
+	ts := startServer(t, "")
+	c := ts.client(t, "connect")
+	const loc = "u.yaml"
+	for _, p := range protocols {
+		ctx, cancel := context.WithCancel(context.Background())
+		w, err := ts.client(t, p.name).Watch(ctx, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := ts.srv.Watchers(); n != 1 {
+			t.Fatalf("%s: %d watchers, want 1", p.name, n)
+		}
+		if p.name == "grpc" {
+			_ = w.Close()
+		}
+		cancel()
+		waitFor(t, func() bool { return ts.srv.Watchers() == 0 })
+		if _, err := c.Push(context.Background(), loc, noggin.PushOpts{Title: p.name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Server shutdown ends open streams.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w, err := c.Watch(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.srv.Close()
+	if _, err := w.Next(); err == nil {
+		t.Fatal("stream should end at server close")
+	}
+	waitFor(t, func() bool { return ts.srv.Watchers() == 0 })
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
