@@ -544,12 +544,13 @@ func (w *writer) copyResult(r *noggin.CopyResult, depth int) {
 // so this is the copy order.
 func jsObjectOrder(ps []noggin.KeyPair) []noggin.KeyPair {
 	special := false
-	seen := make(map[string]int, len(ps))
+	seen := make(map[string]bool, len(ps))
 	for _, p := range ps {
-		if _, dup := seen[p.Old]; dup || isArrayIndex(p.Old) {
+		if seen[p.Old] || isArrayIndex(p.Old) {
 			special = true
+			break
 		}
-		seen[p.Old] = 0
+		seen[p.Old] = true
 	}
 	if !special {
 		return ps

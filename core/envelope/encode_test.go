@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -640,4 +641,50 @@ func BenchmarkEncodePush(b *testing.B) {
 	for b.Loop() {
 		env.Encode()
 	}
+}
+
+// FuzzStr checks that every string is written as valid JSON that decodes
+// back to the same string (invalid UTF-8 bytes become U+FFFD), with no raw
+// control characters and no \u escapes other than for control characters.
+func FuzzStr(f *testing.F) {
+	for _, s := range []string{"", "plain", "q\"\\", `\u2028`, "\x00\x1f\x7f", "🎉\u2028\u2029", "a\xffb", "<&>", "12345678\n12345678\"1234567"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := appendStr(nil, s)
+		if !utf8.Valid(out) || !json.Valid(out) {
+			t.Fatalf("invalid output %q for %q", out, s)
+		}
+		for _, c := range out {
+			if c < 0x20 {
+				t.Fatalf("raw control byte in %q", out)
+			}
+		}
+		var back string
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatal(err)
+		}
+		want := s
+		if !utf8.ValidString(s) {
+			var sb strings.Builder
+			for i := 0; i < len(s); {
+				r, n := utf8.DecodeRuneInString(s[i:])
+				sb.WriteRune(r) // RuneError for each invalid byte
+				i += n
+			}
+			want = sb.String()
+		}
+		if back != want {
+			t.Fatalf("round trip of %q: got %q via %q", s, back, out)
+		}
+		for i := 0; i < len(out); i++ {
+			if out[i] != '\\' {
+				continue
+			}
+			i++
+			if out[i] == 'u' && string(out[i+1:i+3]) != "00" {
+				t.Fatalf("unexpected \\u escape in %q", out)
+			}
+		}
+	})
 }
