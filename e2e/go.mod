@@ -1,11 +1,25 @@
 module github.com/noggin-go/noggin/e2e
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/noggin-go/noggin/core v0.0.0
 	github.com/noggin-go/noggin/surfaces/rpc v0.0.0
+)
+
+require (
+	connectrpc.com/connect v1.21.1 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 )
 
 replace (

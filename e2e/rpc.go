@@ -1,5 +1,3 @@
-//go:build rpcclient
-
 package e2e
 
 import (
