@@ -247,6 +247,8 @@ func goldenCases() []goldenCase {
 		{"add/goto-unresolved", "add", f1, noggin.CodeGotoUnresolved, add(noggin.AddOpts{Title: "x", Goto: gotoPath("/9")})},
 		{"add/goto-unresolved-segment", "add", f1, noggin.CodeGotoUnresolved, add(noggin.AddOpts{Title: "x", Goto: gotoPath("foo")})},
 		{"add/goto-path-required", "add", f1, noggin.CodeGotoPathRequired, add(noggin.AddOpts{Title: "kid", Goto: gotoFalsy})},
+		{"add/title-required", "add", f1, noggin.CodeTitleRequired,
+			fail(noggin.Usage(noggin.CodeTitleRequired, 2, "add: title required (--title or positional)"))},
 		{"add/invalid-document", "add", "", noggin.CodeInvalidDocument, ghostActive(add(noggin.AddOpts{Title: "x"}))},
 
 		// move
@@ -590,6 +592,22 @@ func storeCases(t *testing.T) []storeCase {
 		t.Fatal("add under a held lock succeeded")
 	}
 	addCase("lock-timeout", "add", noggin.CodeLockTimeout, err)
+
+	// copy to a location without a provider (edge case 143).
+	addCase("no-provider-copy", "copy", noggin.CodeNoProvider, open("memory://x", store.Options{}))
+
+	// A write that fails in the OS (not a noggin error): wrapped as
+	// noggin-error, exit 1, no data. The parent "directory" is a file.
+	notDir := write("file.yaml", valid)
+	s, err = store.Open(filepath.Join(notDir, "x.yaml"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Add(s, noggin.AddOpts{Title: "x"})
+	if err == nil {
+		t.Fatal("add below a file succeeded")
+	}
+	addCase("noggin-error-write", "add", noggin.CodeNogginError, err)
 
 	// The op engine (engine/RPC hosts; edge cases 224, 225): no envelope verb.
 	f1doc := fixture(f1)
