@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -20,9 +21,10 @@ import (
 )
 
 // racyWindow: a stamp taken less than this after the file's mtime cannot
-// prove the file unchanged (a later write may share the mtime), so the
-// bytes are compared as well.
-const racyWindow = time.Second
+// prove the file unchanged (file times come from a coarse clock, so a later
+// in-place write may share the mtime and ctime), so the bytes are compared
+// as well. It must exceed the file system's timestamp granularity.
+const racyWindow = 100 * time.Millisecond
 
 // stamp identifies one version of the file on disk.
 type stamp struct {
@@ -68,6 +70,10 @@ type fileStore struct {
 	failErr  error
 	hub      hub
 	stopPoll chan struct{}
+	// scratch (guarded by mu) and wscratch (guarded by wmu) are reusable
+	// read buffers for comparing the file with raw. A buffer handed to the
+	// decoder or cached as raw is never written again.
+	scratch, wscratch []byte
 }
 
 func newFileStore(location, abs, name, base string, fsy fsys, o Options) *fileStore {
@@ -95,27 +101,32 @@ func (s *fileStore) Describe() string { return s.location }
 func (s *fileStore) Load() (*noggin.Document, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.refreshLocked()
+	return s.refreshLocked(true)
 }
 
 // refreshLocked brings the cache up to date with the file. Failures are
 // returned (and published to watchers once per file version); the cached
-// document is kept.
-func (s *fileStore) refreshLocked() (*noggin.Document, error) {
+// document is kept. Unless strict, an unchanged stamp is trusted even in
+// the racy window (used where the file is re-read under the lock anyway).
+func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	now := time.Now()
 	st, statErr := s.stat()
-	if statErr == nil && s.loaded && st == s.st && !s.racy(now) {
+	if statErr == nil && s.loaded && st == s.st && (!strict || !s.racy(now)) {
 		return s.doc, nil
 	}
 	if statErr == nil && s.failErr != nil && st == s.failSt {
 		return nil, s.failErr
 	}
-	raw, err := s.read()
+	raw, err := s.readInto(s.scratch)
 	if err == nil && s.loaded && bytes.Equal(raw, s.raw) {
+		if raw != nil {
+			s.scratch = raw // keep the buffer for next time
+		}
 		s.st, s.checked = st, now
 		s.failErr = nil
 		return s.doc, nil
 	}
+	s.scratch = nil // raw now belongs to the decoder / the cache
 	var doc *noggin.Document
 	if err == nil {
 		doc, err = s.decode(raw)
@@ -166,12 +177,35 @@ func (s *fileStore) stat() (stamp, error) {
 	return stampOf(fi), nil
 }
 
-// read returns the file's bytes; a missing file is nil. Other failures are
-// io (exit 2, data {path, detail}), or location-refused inside a root.
-func (s *fileStore) read() ([]byte, error) {
-	b, err := s.fsy.ReadFile(s.name)
+// readInto returns the file's bytes, read into buf when it is large
+// enough; a missing file is nil (an empty one is non-nil). Other failures
+// are io (exit 2, data {path, detail}), or location-refused inside a root.
+func (s *fileStore) readInto(buf []byte) ([]byte, error) {
+	f, err := s.fsy.Open(s.name)
 	if err == nil {
-		return b, nil
+		defer f.Close()
+		var size int
+		if fi, serr := f.Stat(); serr == nil {
+			size = int(fi.Size())
+		}
+		if cap(buf) < size+1 || buf == nil {
+			buf = make([]byte, 0, size+size/8+512)
+		}
+		buf = buf[:0]
+		for {
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)]
+			}
+			var n int
+			n, err = f.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err != nil {
+				if err == io.EOF {
+					return buf, nil
+				}
+				break
+			}
+		}
 	}
 	if notExist(err) {
 		return nil, nil
@@ -225,7 +259,9 @@ func (s *fileStore) encode(doc *noggin.Document) []byte {
 // Update plans on the cached document, then under the in-process mutex and
 // the cross-process lock re-reads the file, re-plans, applies and writes.
 func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
-	doc, err := s.Load()
+	s.mu.Lock()
+	doc, err := s.refreshLocked(false)
+	s.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +301,7 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 			return nil, e
 		}
 	}
-	raw, err := s.read()
+	raw, err := s.readInto(s.wscratch)
 	if err != nil {
 		return nil, err
 	}
@@ -273,6 +309,11 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 	fresh, cachedRaw := s.doc, s.raw
 	same := s.loaded && bytes.Equal(raw, cachedRaw)
 	s.mu.Unlock()
+	if same && raw != nil {
+		s.wscratch, raw = raw, cachedRaw // keep the buffer; raw stays the cached one
+	} else {
+		s.wscratch = nil // raw now belongs to the decoder / the cache
+	}
 	if !same {
 		if fresh, err = s.decode(raw); err != nil {
 			return nil, err

@@ -1,0 +1,95 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/gen"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// benchFile writes a generated document of n items to a fresh file whose
+// mtime is an hour old (so a warm store trusts its stat).
+func benchFile(b *testing.B, n int) string {
+	b.Helper()
+	p := filepath.Join(b.TempDir(), "bench.yaml")
+	if err := os.WriteFile(p, codec.EncodeYAML(gen.Doc(n, 1)), 0o666); err != nil {
+		b.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func sizeName(n int) string { return strconv.Itoa(n/1000) + "k" }
+
+// BenchmarkLoadCold: open a file (stat, read, parse) — what a CLI run pays.
+func BenchmarkLoadCold(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(sizeName(n), func(b *testing.B) {
+			p := benchFile(b, n)
+			fi, _ := os.Stat(p)
+			b.SetBytes(fi.Size())
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := Open(p, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLoadWarm: Load on a long-lived store of an unchanged file — what
+// an MCP/RPC read pays before each call.
+func BenchmarkLoadWarm(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(sizeName(n), func(b *testing.B) {
+			s, err := Open(benchFile(b, n), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := s.Load(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkUpdate: one push-like write (add a last child of the active item
+// and make it active) on a long-lived store: lock, re-read (bytes compared
+// with the cache), apply, encode, temp file + fsync + rename + dir fsync.
+func BenchmarkUpdate(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		b.Run(sizeName(n), func(b *testing.B) {
+			s, err := Open(benchFile(b, n), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			i := 0
+			b.ResetTimer()
+			for b.Loop() {
+				i++
+				key := "bench-" + strconv.Itoa(i)
+				_, err := s.Update(func(d *noggin.Document) ([]noggin.Op, error) {
+					return []noggin.Op{
+						{Type: noggin.OpAdd, Item: &noggin.Item{Key: key, Title: "pushed", Notes: []noggin.Note{}}, ParentKey: d.Active, AtEnd: true},
+						{Type: noggin.OpSetActive, Key: key},
+					}, nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
