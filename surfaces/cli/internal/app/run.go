@@ -156,17 +156,10 @@ func (r *runner) okView(v *noggin.View, err error) int {
 	return r.ok(v, func(b *bytes.Buffer) { RenderView(b, v, false) })
 }
 
-// openLocation opens and loads a location, so that a broken or unreadable
-// noggin is reported before any after-open check.
+// openLocation opens a location. store.Open loads the document once, so a
+// broken or unreadable noggin is reported before any after-open check.
 func openLocation(loc string) (noggin.Store, error) {
-	s, err := store.Open(loc, store.Options{})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.Load(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return store.Open(loc, store.Options{})
 }
 
 // open builds the engine and opens the noggin of --noggin / $NOGGIN / the default.

@@ -60,6 +60,21 @@ func run(runs int) error {
 	sizes := []int{10, 1000, 10000}
 	results := map[string]time.Duration{}
 	cpu := map[string]time.Duration{}
+	// The floor: a process that starts, prints its version and exits.
+	var bw, bc []time.Duration
+	for i := -3; i < runs; i++ {
+		cmd := exec.Command(bin, "--version")
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("--version: %v\n%s", err, out)
+		}
+		if i >= 0 {
+			bw = append(bw, time.Since(start))
+			bc = append(bc, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+		}
+	}
+	slices.Sort(bw)
+	slices.Sort(bc)
 	for _, n := range sizes {
 		base := codec.EncodeYAML(generate(n))
 		file := filepath.Join(dir, fmt.Sprintf("n%d.yaml", n))
@@ -112,7 +127,7 @@ func run(runs int) error {
 		}
 		fmt.Println()
 	}
-	fmt.Println()
+	fmt.Printf("\nfloor (noggin --version, no file): wall %.1f ms, cpu %.1f ms\n\n", ms(bw[len(bw)/2]), ms(bc[len(bc)/2]))
 	keys := make([]string, 0, len(targets))
 	for k := range targets {
 		keys = append(keys, k)
