@@ -102,18 +102,34 @@ func BenchmarkApplyAdd(b *testing.B) {
 	}
 }
 
+// BenchmarkDiff covers the diff paths: an update (same shape, shared
+// items), an append (shared prefix), a move to the front (general path)
+// and an update against an unshared copy (same shape, no shared items).
 func BenchmarkDiff(b *testing.B) {
 	for _, n := range sizes {
 		doc := gen.Doc(n, 1)
-		next, err := noggin.Apply(doc, []noggin.Op{{Type: noggin.OpMove, Key: doc.Items[1].Key, Position: 0}})
-		if err != nil {
-			b.Fatal(err)
+		last := doc.Items[len(doc.Items)-1]
+		cases := []struct {
+			name string
+			prev *noggin.Document
+			ops  []noggin.Op
+		}{
+			{"note", doc, []noggin.Op{{Type: noggin.OpNote, Key: doc.Items[n/2].Key, Note: &noggin.Note{Text: "x"}}}},
+			{"append", doc, []noggin.Op{{Type: noggin.OpAdd, Item: &noggin.Item{Key: "bench-new"}, AtEnd: true}}},
+			{"move", doc, []noggin.Op{{Type: noggin.OpMove, Key: last.Key, Position: 0}}},
+			{"note-unshared", gen.Doc(n, 1), []noggin.Op{{Type: noggin.OpNote, Key: doc.Items[n/2].Key, Note: &noggin.Note{Text: "x"}}}},
 		}
-		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				noggin.Diff(doc, next)
+		for _, c := range cases {
+			next, err := noggin.Apply(doc, c.ops)
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
+			b.Run(fmt.Sprintf("%s/items=%d", c.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					noggin.Diff(c.prev, next)
+				}
+			})
+		}
 	}
 }

@@ -140,3 +140,65 @@ func TestDiffDirect(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// diffSlow is the plain algorithm of spec/changes.md over whole documents,
+// the oracle for Diff's fast paths.
+func diffSlow(prev, next *Document) []Change {
+	ps, ns := slots(prev.Items, nil), slots(next.Items, nil)
+	var out []Change
+	for _, it := range prev.Items {
+		if _, ok := ns[it.Key]; !ok {
+			out = append(out, Change{Kind: ChangeRemoved, Key: it.Key})
+		}
+	}
+	for _, it := range next.Items {
+		n := ns[it.Key]
+		if n.item != it {
+			continue
+		}
+		p, ok := ps[it.Key]
+		if !ok {
+			out = append(out, Change{Kind: ChangeAdded, Key: it.Key, At: n.slot})
+			continue
+		}
+		if p.slot != n.slot {
+			out = append(out, Change{Kind: ChangeMoved, Key: it.Key, From: p.slot, To: n.slot})
+		}
+		out = appendUpdated(out, p.item, it)
+	}
+	if prev.Active != next.Active {
+		out = append(out, Change{Kind: ChangeActiveChanged, FromKey: prev.Active, ToKey: next.Active})
+	}
+	return out
+}
+
+// TestDiffFastPaths compares Diff with the plain algorithm on op lists
+// that exercise the same-shape path, the shared-prefix path and the
+// general path.
+func TestDiffFastPaths(t *testing.T) {
+	base := tree(F2)
+	done, title := true, "T"
+	tests := map[string][]Op{
+		"note-only":         {{Type: OpNote, Key: "k5", Note: &Note{Text: "x"}}},
+		"set-and-active":    {{Type: OpSet, Key: "k2", Done: &done}, {Type: OpSet, Key: "k7", Title: &title}, {Type: OpSetActive, Key: "k7"}},
+		"append":            {{Type: OpAdd, Item: newItem("n"), ParentKey: "k4", AtEnd: true}},
+		"insert-middle":     {{Type: OpAdd, Item: newItem("n"), ParentKey: "k1", Position: 1}},
+		"remove-middle":     {{Type: OpRemove, Keys: []string{"k2", "k3"}}},
+		"move-and-note":     {{Type: OpMove, Key: "k6", ParentKey: "k1", Position: 0}, {Type: OpNote, Key: "k6", Note: &Note{Text: "x"}}},
+		"move-last-to-root": {{Type: OpMove, Key: "k5", AtEnd: true}},
+		"nothing":           nil,
+	}
+	for name, ops := range tests {
+		t.Run(name, func(t *testing.T) {
+			next, err := Apply(base, ops)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pair := range [][2]*Document{{base, next}, {next, base}, {tree(F2), next}} {
+				if fast, slow := changesString(Diff(pair[0], pair[1])), changesString(diffSlow(pair[0], pair[1])); fast != slow {
+					t.Errorf("Diff = %s\nslow = %s", fast, slow)
+				}
+			}
+		})
+	}
+}

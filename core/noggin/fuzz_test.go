@@ -127,7 +127,14 @@ func FuzzApply(f *testing.F) {
 				t.Fatalf("%s: path %q resolves to %v, %v", it.Key, p, back, err)
 			}
 		}
-		_ = Diff(doc, got)
+		// The fast diff paths agree with the plain algorithm, whether or not
+		// the documents share items.
+		for _, pair := range [][2]*Document{{doc, got}, {got, doc}, {tree(F1), got}, {got, again}} {
+			fast, slow := changesString(Diff(pair[0], pair[1])), changesString(diffSlow(pair[0], pair[1]))
+			if fast != slow {
+				t.Fatalf("Diff = %s\nslow = %s", fast, slow)
+			}
+		}
 		if Equal(doc, got) && len(Diff(doc, got)) != 0 {
 			t.Fatal("equal documents with a non-empty diff")
 		}
