@@ -22,7 +22,12 @@ func decodeRune(b []byte) (rune, int) { return utf8.DecodeRune(b) }
 type fastParser struct {
 	s   string
 	pos int // start of the next unread line
+	// cache of the last peeked line
+	cachePos, cacheEnd int
 }
+
+// chunk returns the next allocation size of a growing slab.
+func chunk(prev int) int { return min(max(16, 2*prev), 4096) }
 
 // bail is the panic value used to abandon the fast path.
 type bail struct{}
@@ -34,10 +39,14 @@ func (p *fastParser) peek() (string, bool) {
 	if p.pos >= len(p.s) {
 		return "", false
 	}
+	if p.cachePos == p.pos && p.cacheEnd > p.pos {
+		return p.s[p.pos:p.cacheEnd], true
+	}
 	e := strings.IndexByte(p.s[p.pos:], '\n')
 	if e < 0 {
 		giveUp() // input not ending in a newline
 	}
+	p.cachePos, p.cacheEnd = p.pos, p.pos+e
 	return p.s[p.pos : p.pos+e], true
 }
 
@@ -98,7 +107,11 @@ func (p *fastParser) document() *noggin.Document {
 			}
 			bit, name = seenSchema, fSchemaVersion
 		case strings.HasPrefix(line, "active:"):
-			k, v := p.scalar(line[len("active:"):], 0)
+			rest := line[len("active:"):]
+			if rest != "" && rest[0] != ' ' {
+				giveUp()
+			}
+			k, v := p.scalar(rest, 0)
 			doc.Active = kindKey(k, v)
 			bit, name = seenActive, fActive
 		case strings.HasPrefix(line, "items:"):
@@ -198,12 +211,10 @@ func (p *fastParser) items() []*noggin.Item {
 		giveUp()
 	}
 	fi := si + 2
-	// Every item starts on a line "<si spaces>- "; count them to allocate
-	// once (an over-estimate is harmless).
-	est := strings.Count(p.s[p.pos:], "\n"+strings.Repeat(" ", si)+"- ") + 1
-	slab := make([]noggin.Item, 0, est)
-	created := make([]string, 0, est)
-	items := make([]*noggin.Item, 0, est)
+	// Items, createdAt strings and notes are allocated in growing chunks.
+	var slab []noggin.Item
+	var created []string
+	var items []*noggin.Item
 	var notesSlab []noggin.Note
 	var st itemState
 	finish := func() {
@@ -232,7 +243,7 @@ func (p *fastParser) items() []*noggin.Item {
 		case sp == si && isEntry:
 			finish()
 			if len(slab) == cap(slab) {
-				slab = make([]noggin.Item, 0, 64)
+				slab = make([]noggin.Item, 0, chunk(cap(slab)))
 			}
 			slab = append(slab, noggin.Item{})
 			st = itemState{it: &slab[len(slab)-1]}
@@ -243,12 +254,19 @@ func (p *fastParser) items() []*noggin.Item {
 			p.itemField(&st, line, fi, &notesSlab, &created)
 		case sp < si || (sp == 0 && !isEntry):
 			finish()
-			return items
+			return nonNil(items)
 		default:
 			giveUp()
 		}
 	}
 	finish()
+	return nonNil(items)
+}
+
+func nonNil(items []*noggin.Item) []*noggin.Item {
+	if items == nil {
+		return []*noggin.Item{}
+	}
 	return items
 }
 
@@ -297,7 +315,7 @@ func (p *fastParser) itemField(st *itemState, line string, fi int, notesSlab *[]
 			it.CreatedAt = nil
 		} else {
 			if len(*created) == cap(*created) {
-				*created = make([]string, 0, 64)
+				*created = make([]string, 0, chunk(cap(*created)))
 			}
 			*created = append(*created, kindString(k, v))
 			it.CreatedAt = &(*created)[len(*created)-1]
@@ -318,10 +336,6 @@ func (p *fastParser) notes(fi int, slab *[]noggin.Note) []noggin.Note {
 		giveUp()
 	}
 	nf := ni + 2
-	if cap(*slab)-len(*slab) < 16 {
-		est := strings.Count(p.s[p.pos:], "\n"+strings.Repeat(" ", ni)+"- ") + 16
-		*slab = make([]noggin.Note, 0, est)
-	}
 	start := len(*slab)
 	seen := -1 // -1: no note open; else bit set of fields seen
 	for {
@@ -338,10 +352,9 @@ func (p *fastParser) notes(fi int, slab *[]noggin.Note) []noggin.Note {
 				giveUp() // previous note without text
 			}
 			if len(*slab) == cap(*slab) {
-				// estimate exceeded (mixed indentations): move this item's
-				// notes to a fresh backing array
+				// chunk full: move this item's notes to a fresh chunk
 				cur := (*slab)[start:]
-				*slab = make([]noggin.Note, len(cur), 2*len(cur)+64)
+				*slab = make([]noggin.Note, len(cur), max(chunk(cap(*slab)), 2*len(cur)))
 				copy(*slab, cur)
 				start = 0
 			}

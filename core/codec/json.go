@@ -420,9 +420,9 @@ func appendJSONNumber(b []byte, n noggin.Number) []byte {
 	switch n {
 	case "NaN", "Infinity", "-Infinity":
 		return append(b, "null"...)
-	case "-0":
-		return append(b, '0')
 	}
+	// "-0" is written as is (JSON.stringify would write 0) so that a JSON
+	// round trip is stable.
 	return append(b, n...)
 }
 

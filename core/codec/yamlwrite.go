@@ -31,14 +31,9 @@ func appendYAMLDoc(b []byte, doc *noggin.Document) []byte {
 		if i > 0 {
 			b = nl(b, 0)
 		}
-		st := len(b)
-		b = appendScalar(b, name, 1, true)
-		if k := b[st:]; len(k) >= 3 && string(k[:3]) == "..." && (len(k) == 3 || k[3] == ' ' || k[3] == '\t') {
-			// A plain key here would be a document end marker (js-yaml
-			// writes it anyway); single-quote it instead.
-			b = append(b[:st], '\'')
-			b = append(b, strings.ReplaceAll(name, "'", "''")...)
-			b = append(b, '\'')
+		switch name {
+		case fSchemaVersion, fActive, fItems:
+			b = append(b, name...)
 		}
 		switch name {
 		case fSchemaVersion:
@@ -62,7 +57,7 @@ func appendYAMLDoc(b []byte, doc *noggin.Document) []byte {
 			}
 		default:
 			v, _ := getField(doc.Extra, name)
-			b = appendMapValue(b, v, 1)
+			b = appendPair(b, name, v, 0)
 		}
 	}
 	return b
@@ -123,9 +118,8 @@ func appendItem(b []byte, it *noggin.Item) []byte {
 				b = appendScalar(b, n.Text, 5, false)
 			}
 		default:
-			b = appendScalar(b, name, 3, true)
 			v, _ := getField(it.Extra, name)
-			b = appendMapValue(b, v, 3)
+			b = appendPair(b, name, v, 2)
 		}
 	}
 	return b
@@ -200,32 +194,44 @@ func appendMap(b []byte, m noggin.Map, level int, compact bool) []byte {
 		if !compact || i > 0 {
 			b = nl(b, level)
 		}
-		key := appendScalar(nil, f.Name, level+1, true)
-		if len(key) > 1024 {
-			// explicit pair, as js-yaml writes very long keys
-			b = append(b, '?', ' ')
-			b = append(b, key...)
-			b = nl(b, level)
-			b = append(b, ':', ' ')
-			switch x := f.Value.(type) {
-			case []any:
-				if len(x) > 0 {
-					b = appendSeq(b, x, level+1, true)
-					continue
-				}
-			case noggin.Map:
-				if len(x) > 0 {
-					b = appendMap(b, x, level+1, true)
-					continue
-				}
-			}
-			b = appendInline(b, f.Value, level+1)
-			continue
-		}
-		b = append(b, key...)
-		b = appendMapValue(b, f.Value, level+1)
+		b = appendPair(b, f.Name, f.Value, level)
 	}
 	return b
+}
+
+// appendPair writes "key: value" of a block mapping at level (the key is
+// a scalar at level+1, as js-yaml writes it).
+func appendPair(b []byte, name string, v any, level int) []byte {
+	st := len(b)
+	b = appendScalar(b, name, level+1, true)
+	key := b[st:]
+	if level == 0 && len(key) >= 3 && string(key[:3]) == "..." && (len(key) == 3 || key[3] == ' ' || key[3] == '\t') {
+		// A plain key here would be a document end marker (js-yaml
+		// writes it anyway); single-quote it instead.
+		b = append(b[:st], '\'')
+		b = append(b, strings.ReplaceAll(name, "'", "''")...)
+		b = append(b, '\'')
+		key = b[st:]
+	}
+	if len(key) <= 1024 {
+		return appendMapValue(b, v, level+1)
+	}
+	// explicit pair, as js-yaml writes very long keys
+	b = append(b[:st], '?', ' ')
+	b = appendScalar(b, name, level+1, true)
+	b = nl(b, level)
+	b = append(b, ':', ' ')
+	switch x := v.(type) {
+	case []any:
+		if len(x) > 0 {
+			return appendSeq(b, x, level+1, true)
+		}
+	case noggin.Map:
+		if len(x) > 0 {
+			return appendMap(b, x, level+1, true)
+		}
+	}
+	return appendInline(b, v, level+1)
 }
 
 // appendYAMLNumber writes a number as js-yaml represents the JS number.
