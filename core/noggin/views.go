@@ -37,14 +37,15 @@ func buildView(doc *Document, x *index, target *Item, o viewOpts) *View {
 
 	b := viewBuilder{x: x}
 	var targetNode *Node
-	targetPath := parentPath + "/" + strconv.Itoa(x.position(target))
+	pos := x.position(target)
+	targetPath := parentPath + "/" + strconv.Itoa(pos)
 	switch {
 	case o.noChildren:
-		targetNode = b.leaf(target, targetPath, x.position(target))
+		targetNode = b.leaf(target, targetPath, pos)
 	case o.withDescendants:
-		targetNode = b.expanded(target, targetPath, x.position(target), len(x.items))
+		targetNode = b.expanded(target, targetPath, pos, len(x.items))
 	default:
-		targetNode = b.leaf(target, targetPath, x.position(target))
+		targetNode = b.leaf(target, targetPath, pos)
 		targetNode.Expanded = true
 		targetNode.Children = b.row(target.Key, targetPath, nil)
 	}
