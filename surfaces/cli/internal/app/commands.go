@@ -32,12 +32,12 @@ type flagDoc struct {
 
 // flagDocs lists every flag of the grammar (spec/cli.md#flags) in help order.
 var flagDocs = []flagDoc{
-	{"noggin", "loc", "the noggin to use (default: $NOGGIN, then ~/.noggin.yaml)"},
-	{"title", "t", "the title (push, add) or the new title (edit)"},
-	{"before", "path", "place before this item"},
-	{"after", "path", "place after this item"},
-	{"into", "path", "place as the last child of this item"},
-	{"goto", "path", "move the cursor after the verb (bare: to its target; a path is relative to the target)"},
+	{"noggin", "loc", "the noggin `location` (default: $NOGGIN, then ~/.noggin.yaml)"},
+	{"title", "t", "the `title` (push, add) or the new title (edit)"},
+	{"before", "path", "place before the item at `path`"},
+	{"after", "path", "place after the item at `path`"},
+	{"into", "path", "place as the last child of the item at `path`"},
+	{"goto", "path", "[path]: move the cursor after the verb — bare: to its target; a path is relative to the target"},
 	{"no-children", "", "render the target without its children"},
 	{"with-notes", "", "print the target's notes under the tree"},
 	{"with-siblings", "", "show every sibling row along the spine"},
@@ -140,10 +140,15 @@ func (v *verbDef) synopsis() string {
 
 func urfaveFlag(name string) ucli.Flag {
 	d := findFlag(name)
-	if d.value != "" {
+	if d.value != "" && name != "goto" { // --goto's value is optional
 		return &ucli.StringFlag{Name: name, Usage: d.usage}
 	}
 	return &ucli.BoolFlag{Name: name, Usage: d.usage, DisableDefaultText: true}
+}
+
+func init() {
+	// Only the long form: -v is a positional in noggin's grammar.
+	ucli.VersionFlag = &ucli.BoolFlag{Name: "version", Usage: "print the version", DisableDefaultText: true}
 }
 
 // newApp builds the urfave/cli definition of noggin. It is used for what
