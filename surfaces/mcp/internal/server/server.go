@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -67,10 +68,12 @@ func (h *Handler) Server() *mcp.Server {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	known := make(map[string]bool, len(toolDefs))
-	for _, t := range toolDefs {
+	rank := make(map[string]int, len(toolDefs))
+	for i, t := range toolDefs {
 		tool := *t
 		tool.OutputSchema = outputSchema
 		known[tool.Name] = true
+		rank[tool.Name] = i
 		srv.AddTool(&tool, h.toolHandler)
 	}
 	// The SDK answers an unknown tool name with a JSON-RPC error; the spec
@@ -82,7 +85,13 @@ func (h *Handler) Server() *mcp.Server {
 					return h.toolHandler(ctx, r)
 				}
 			}
-			return next(ctx, method, req)
+			res, err := next(ctx, method, req)
+			// The SDK lists tools sorted by name; the spec's order is the
+			// registration order (all 13 tools fit in one page).
+			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+				slices.SortStableFunc(lr.Tools, func(a, b *mcp.Tool) int { return rank[a.Name] - rank[b.Name] })
+			}
+			return res, err
 		}
 	})
 	return srv
@@ -140,11 +149,25 @@ func (h *Handler) run(tool string, a args) (any, error) {
 	if loc == "" {
 		return nil, argError(msgNogginRequired)
 	}
-	st, err := h.cache.Open(loc)
+	st, err := h.open(loc)
 	if err != nil {
 		return nil, err
 	}
 	return tools[tool](h, st, a)
+}
+
+// open opens a location through the cache. A cached noggin whose file has
+// since become unreadable or invalid fails here too, so such a failure is
+// reported before the tool's own argument checks.
+func (h *Handler) open(loc string) (noggin.Store, error) {
+	st, err := h.cache.Open(loc)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := st.Load(); err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // toolFunc runs a tool on an opened noggin.
@@ -305,11 +328,11 @@ func (h *Handler) copy(a args) (any, error) {
 	if to == "" {
 		return nil, argError(msgToRequired)
 	}
-	src, err := h.cache.Open(from)
+	src, err := h.open(from)
 	if err != nil {
 		return nil, err
 	}
-	dst, err := h.cache.Open(to)
+	dst, err := h.open(to)
 	if err != nil {
 		return nil, err
 	}

@@ -143,7 +143,7 @@ var toolDefs = []*mcp.Tool{
 			prop{"withSiblings", `"type": "boolean"`, "also include ancestor sibling rows at every depth"},
 			prop{"withDescendants", `"type": "boolean"`, "expand the target subtree recursively"},
 			prop{"withAll", `"type": "boolean"`, "shorthand for withSiblings + withDescendants"},
-			prop{"withNotes", `"type": "boolean"`, "include note bodies after the tree (human-readable)"}),
+			prop{"withNotes", `"type": "boolean"`, "accepted for compatibility; no effect (every node in the result already carries its notes)"}),
 		Annotations: annotations(true, false, true),
 	},
 	{

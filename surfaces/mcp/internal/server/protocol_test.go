@@ -1,0 +1,299 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/noggin-go/noggin/core/store"
+)
+
+// TestToolsList compares tools/list with testdata/tools.json and checks
+// the order, required lists and property order of spec/mcp.md.
+func TestToolsList(t *testing.T) {
+	// Capture the server's wire bytes: the client decodes schemas into
+	// maps, which would lose the property order.
+	var wire syncBuffer
+	h := NewHandler(Config{Engine: testEngine(t)})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := h.Server().Connect(context.Background(), &mcp.LoggingTransport{Transport: st, Writer: &wire}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rawTools []json.RawMessage
+	for _, line := range strings.Split(wire.String(), "\n") {
+		msg, ok := strings.CutPrefix(line, "write: ")
+		if !ok || !strings.Contains(msg, `"tools":[`) {
+			continue
+		}
+		var resp struct {
+			Result struct {
+				Tools []json.RawMessage `json:"tools"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(msg), &resp); err != nil {
+			t.Fatal(err)
+		}
+		rawTools = resp.Result.Tools
+	}
+	var pretty bytes.Buffer
+	pretty.WriteString("[\n")
+	for i, rt := range rawTools {
+		if i > 0 {
+			pretty.WriteString(",\n")
+		}
+		if err := json.Indent(&pretty, rt, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pretty.WriteString("\n]\n")
+	golden(t, "tools.json", pretty.Bytes())
+
+	want := []struct {
+		name     string
+		required []string
+		props    []string
+	}{
+		{"noggin_show", []string{"noggin"}, []string{"noggin", "path", "noChildren", "withSiblings", "withDescendants", "withAll", "withNotes"}},
+		{"noggin_push", []string{"noggin", "title"}, []string{"noggin", "title"}},
+		{"noggin_add", []string{"noggin", "title"}, []string{"noggin", "title", "before", "after", "into", "goto"}},
+		{"noggin_goto", []string{"noggin", "path"}, []string{"noggin", "path"}},
+		{"noggin_done", []string{"noggin"}, []string{"noggin", "path", "force", "closeAll"}},
+		{"noggin_pop", []string{"noggin"}, []string{"noggin", "force", "closeAll"}},
+		{"noggin_edit", []string{"noggin"}, []string{"noggin", "path", "state", "title", "force", "closeAll", "goto"}},
+		{"noggin_note", []string{"noggin", "text"}, []string{"noggin", "path", "text"}},
+		{"noggin_move", []string{"noggin"}, []string{"noggin", "path", "before", "after", "into"}},
+		{"noggin_delete", []string{"noggin", "path"}, []string{"noggin", "path", "recursive"}},
+		{"noggin_where", []string{"noggin"}, []string{"noggin"}},
+		{"noggin_copy", []string{"from", "to"}, []string{"from", "to"}},
+		{"noggin_providers", nil, []string{}},
+	}
+	if len(res.Tools) != len(want) {
+		t.Fatalf("%d tools, want %d", len(res.Tools), len(want))
+	}
+	for i, w := range want {
+		tool := res.Tools[i]
+		if tool.Name != w.name {
+			t.Errorf("tool %d = %s, want %s", i, tool.Name, w.name)
+			continue
+		}
+		var s struct {
+			Type     string          `json:"type"`
+			Required []string        `json:"required"`
+			Props    json.RawMessage `json:"properties"`
+		}
+		var wt struct {
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		if i >= len(rawTools) {
+			t.Fatalf("only %d tools on the wire", len(rawTools))
+		}
+		if err := json.Unmarshal(rawTools[i], &wt); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(wt.InputSchema, &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Type != "object" || !equalStrings(s.Required, w.required) {
+			t.Errorf("%s: type %q required %q, want object %q", w.name, s.Type, s.Required, w.required)
+		}
+		if got := objectKeys(t, s.Props); !equalStrings(got, w.props) {
+			t.Errorf("%s: properties %q, want %q", w.name, got, w.props)
+		}
+		if tool.OutputSchema == nil || tool.Annotations == nil || tool.Annotations.OpenWorldHint == nil || *tool.Annotations.OpenWorldHint {
+			t.Errorf("%s: missing output schema or openWorldHint false", w.name)
+		}
+		ro := w.name == "noggin_show" || w.name == "noggin_where" || w.name == "noggin_providers"
+		if tool.Annotations.ReadOnlyHint != ro {
+			t.Errorf("%s: readOnlyHint %v", w.name, tool.Annotations.ReadOnlyHint)
+		}
+		destructive := map[string]bool{"noggin_delete": true, "noggin_done": true, "noggin_pop": true, "noggin_move": true, "noggin_edit": true}[w.name]
+		if !ro && (tool.Annotations.DestructiveHint == nil || *tool.Annotations.DestructiveHint != destructive) {
+			t.Errorf("%s: destructiveHint should be %v", w.name, destructive)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// objectKeys returns the keys of a JSON object in document order.
+func objectKeys(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	keys := []string{}
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+// TestInitialize checks serverInfo, capabilities and instructions.
+func TestInitialize(t *testing.T) {
+	cs := newSession(t, store.Options{})
+	ir := cs.InitializeResult()
+	if ir.ServerInfo.Name != "noggin-mcp" || ir.ServerInfo.Version != "0.9.0" {
+		t.Errorf("serverInfo = %+v", ir.ServerInfo)
+	}
+	caps, _ := json.Marshal(ir.Capabilities)
+	if string(caps) != `{"tools":{}}` {
+		t.Errorf("capabilities = %s, want {\"tools\":{}}", caps)
+	}
+	if !strings.Contains(ir.Instructions, "noggin_push") {
+		t.Errorf("instructions missing: %q", ir.Instructions)
+	}
+}
+
+// TestNogginRequired checks argument error (1) on every tool that takes a
+// noggin: missing, blank and non-string locations, before any other check.
+func TestNogginRequired(t *testing.T) {
+	cs := newSession(t, store.Options{})
+	for _, tool := range toolDefs {
+		if tool.Name == "noggin_copy" || tool.Name == "noggin_providers" {
+			continue
+		}
+		for _, args := range []string{`{}`, `{"noggin": ""}`, `{"noggin": " \t"}`, `{"noggin": 1}`, `{"noggin": null, "title": "x", "path": "/1", "text": "t"}`} {
+			r := call(t, cs, tool.Name, json.RawMessage(args))
+			want := `{
+  "status": "error",
+  "envelopeVersion": 3,
+  "verb": "` + VerbOf(tool.Name) + `",
+  "error": {
+    "code": "noggin-error",
+    "message": "` + "`noggin` parameter is required: pass the canonical location of the noggin to operate on (e.g. \\\"~/.noggin.yaml\\\")" + `",
+    "exitCode": 1
+  }
+}`
+			if r.Text != want || !r.IsError {
+				t.Errorf("%s %s:\n%s\nwant\n%s", tool.Name, args, r.Text, want)
+			}
+		}
+	}
+}
+
+// TestOpenBeforeArgumentChecks: an invalid file is reported before the
+// tool's own argument errors, also when the noggin is already cached.
+func TestOpenBeforeArgumentChecks(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFixture(t, dir, "n.yaml", "F1")
+	cs := newSession(t, store.Options{})
+	if r := call(t, cs, "noggin_show", map[string]any{"noggin": file}); r.IsError {
+		t.Fatalf("show: %s", r.Text)
+	}
+	if err := os.WriteFile(file, []byte(fixtures["BAD"].raw), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"noggin_push", "noggin_note", "noggin_goto", "noggin_edit", "noggin_move", "noggin_delete", "noggin_where"} {
+		r := call(t, cs, tool, map[string]any{"noggin": file})
+		if !strings.Contains(r.Text, `"code": "invalid-document"`) {
+			t.Errorf("%s: want invalid-document first, got\n%s", tool, r.Text)
+		}
+	}
+}
+
+// TestExternalChangeSeen: a cached noggin notices a change made by another
+// process (here: a file rewrite) on the very next call, reads included.
+func TestExternalChangeSeen(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFixture(t, dir, "n.yaml", "F3")
+	cs := newSession(t, store.Options{})
+	first := call(t, cs, "noggin_show", map[string]any{"noggin": file})
+	writeFixture(t, dir, "n.yaml", "F5")
+	second := call(t, cs, "noggin_show", map[string]any{"noggin": file})
+	if first.Text == second.Text || !strings.Contains(second.Text, `"title": "kid"`) {
+		t.Errorf("external change not seen:\n%s", second.Text)
+	}
+}
+
+// TestFailedOpenNotCached: a failed open is retried on the next call.
+func TestFailedOpenNotCached(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFixture(t, dir, "n.yaml", "BAD")
+	cs := newSession(t, store.Options{})
+	if r := call(t, cs, "noggin_show", map[string]any{"noggin": file}); !r.IsError {
+		t.Fatalf("want an error: %s", r.Text)
+	}
+	writeFixture(t, dir, "n.yaml", "F3")
+	if r := call(t, cs, "noggin_show", map[string]any{"noggin": file}); r.IsError {
+		t.Fatalf("second open failed: %s", r.Text)
+	}
+}
+
+// TestUnknownToolIsResult: the SDK would answer a JSON-RPC error; we
+// answer an isError tool result (206).
+func TestUnknownToolIsResult(t *testing.T) {
+	cs := newSession(t, store.Options{})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "noggin_bogus"})
+	if err != nil {
+		t.Fatalf("JSON-RPC error: %v", err)
+	}
+	r := checkResult(t, "noggin_bogus", res)
+	if !r.IsError || !strings.Contains(r.Text, `"message": "unknown tool: noggin_bogus"`) || !strings.Contains(r.Text, `"verb": "bogus"`) {
+		t.Errorf("got %s", r.Text)
+	}
+}
+
+// TestRelativeLocation: relative locations resolve against the server's
+// working directory; here the root directory with --root.
+func TestRelativeLocationInRoot(t *testing.T) {
+	dir := t.TempDir()
+	cs := newSession(t, store.Options{Root: dir})
+	r := call(t, cs, "noggin_push", map[string]any{"noggin": "sub/n.yaml", "title": "x"})
+	if r.IsError {
+		t.Fatalf("push: %s", r.Text)
+	}
+	mustExist(t, filepath.Join(dir, "sub", "n.yaml"))
+}
