@@ -319,8 +319,10 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 			return nil, err
 		}
 	}
-	if ops, err = plan(fresh); err != nil {
-		return nil, err
+	if fresh != doc { // the file changed since the first plan: plan again
+		if ops, err = plan(fresh); err != nil {
+			return nil, err
+		}
 	}
 	if len(ops) == 0 {
 		s.mu.Lock()
