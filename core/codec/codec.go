@@ -34,7 +34,7 @@ func decodeYAMLSlow(data []byte) (*noggin.Document, error) {
 	if isBlank(data) {
 		return noggin.NewDocument(), nil
 	}
-	if first := firstNonSpace(data); first == '{' {
+	if first := firstNonSpace(data); first == '{' && !hasNonPrintable(data) {
 		// JSON text: a strict JSON parse (duplicate keys rejected, as in
 		// YAML) gives the same value as the YAML parser, faster.
 		if v, err := parseJSON(data, true); err == nil {
@@ -139,4 +139,28 @@ func firstNonSpace(data []byte) byte {
 		return c
 	}
 	return 0
+}
+
+// hasNonPrintable reports characters the original tool's YAML parser
+// refuses anywhere in its input (js-yaml's PATTERN_NON_PRINTABLE); such
+// input is left to the general parser, which refuses it too.
+func hasNonPrintable(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c < 0x20:
+			if c != '\t' && c != '\n' && c != '\r' {
+				return true
+			}
+		case c == 0x7F:
+			return true
+		case c >= 0x80:
+			r, n := decodeRune(data[i:])
+			if (r >= 0x80 && r <= 0x9F && r != 0x85) || r == 0xFFFE || r == 0xFFFF {
+				return true
+			}
+			i += n - 1
+		}
+	}
+	return false
 }

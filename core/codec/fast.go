@@ -263,11 +263,13 @@ func (p *fastParser) items() []*noggin.Item {
 	return nonNil(items)
 }
 
+// nonNil returns items with no spare capacity (appending copies) and
+// never nil.
 func nonNil(items []*noggin.Item) []*noggin.Item {
 	if items == nil {
 		return []*noggin.Item{}
 	}
-	return items
+	return items[:len(items):len(items)]
 }
 
 func isDefaultItemOrder(st *itemState) bool {
