@@ -1,6 +1,53 @@
 // Package store opens noggins by location: location resolution, the file
 // provider (YAML/JSON files, the original tool's lock, atomic durable
 // writes, change detection) and the memory provider.
+//
+// # Locations
+//
+// A location matching ^[A-Za-z][A-Za-z0-9+.-]*:// is a URI routed by its
+// lower-cased scheme (file; memory with Options.Memory; anything else is
+// no-provider). Everything else is a bare path for the file provider: "~"
+// and "~/" expand to the home directory, relative paths are made absolute
+// against the working directory. "file://" URLs follow the file-URL rules
+// of spec/storage.md, including the fallback for file://~/x and
+// file://./x. Describe returns the location verbatim.
+//
+// # The file provider
+//
+// A missing file is the empty document; nothing is created by reads. A
+// store caches the parsed document and, before each Load or Update, checks
+// the file's stamp (size, mtime, ctime, inode, device); when the stamp is
+// younger than the file system's timestamp granularity allows to trust, the
+// bytes are compared too. Files ending in .json (any case) are read and
+// written as JSON, everything else as YAML.
+//
+// Writes are serialised per store, then take the original tool's lock
+// (<file>.lock directory with a pid file; stale when the holder is dead or
+// the lock is 30 s old; lock-timeout after Options.LockTimeout), re-read
+// the file (a file that does not parse is never overwritten), apply, write
+// <file>.tmp-<pid>-<ms>, fsync it, rename it over the file and fsync the
+// directory. Differences from the original, all interoperable:
+//   - missing parent directories are created (before the lock);
+//   - where the kernel allows (Linux renameat2 RENAME_NOREPLACE) the lock
+//     directory appears atomically with its pid file, and it is renamed
+//     away before being deleted, so a writer killed at any moment never
+//     leaves a lock without pid file (which would block every writer);
+//   - temporary files and lock directories left by dead writers are
+//     removed by the next write;
+//   - OS errors are worded like Node's ("EISDIR: illegal operation on a
+//     directory, read").
+//
+// Watch delivers change events of the store's own writes (queued before
+// Update returns) and of external changes (noticed by Load, or by polling
+// every Options.PollInterval while anyone watches).
+//
+// # Sandbox
+//
+// With Options.Root, locations are confined to that directory: relative
+// paths resolve inside it, absolute paths and file:// URLs only when inside
+// it, "~" is refused, and every file operation goes through an os.Root, so
+// "..", absolute symlinks and symlinks pointing outside cannot escape. A
+// refused location is location-refused (exit 2, data {location, detail}).
 package store
 
 import (
