@@ -98,3 +98,46 @@ func (h *hub) watch(ctx context.Context) <-chan noggin.Event {
 	}()
 	return out
 }
+
+// subscriber of a store that can hand out its document and a subscription
+// atomically.
+type snapshotWatcher interface {
+	snapshotWatch(ctx context.Context) (*noggin.Document, <-chan noggin.Event, error)
+}
+
+// Subscribe returns the current document of s together with a subscription
+// to every change after it: no change is both in the document and an
+// event, and none is missed (for the stores of this package; other Store
+// implementations get Watch followed by Load). The channel is closed when
+// ctx is done. On error there is no subscription.
+func Subscribe(ctx context.Context, s noggin.Store) (*noggin.Document, <-chan noggin.Event, error) {
+	if sw, ok := s.(snapshotWatcher); ok {
+		return sw.snapshotWatch(ctx)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	ch := s.Watch(ctx)
+	doc, err := s.Load()
+	if err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	context.AfterFunc(ctx, cancel)
+	return doc, ch, nil
+}
+
+func (s *fileStore) snapshotWatch(ctx context.Context) (*noggin.Document, <-chan noggin.Event, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	doc, err := s.refreshLocked(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Events are published under s.mu, so none can fall between the two.
+	return doc, s.hub.watch(ctx), nil
+}
+
+func (m *memStore) snapshotWatch(ctx context.Context) (*noggin.Document, <-chan noggin.Event, error) {
+	m.state.mu.Lock()
+	defer m.state.mu.Unlock()
+	return m.state.doc, m.state.hub.watch(ctx), nil
+}

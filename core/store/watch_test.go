@@ -152,3 +152,44 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 	t.Fatal("condition not reached")
 }
+
+func TestSubscribeIsAtomic(t *testing.T) {
+	for _, kind := range []string{"file", "memory"} {
+		t.Run(kind, func(t *testing.T) {
+			loc := filepath.Join(t.TempDir(), "x.yaml")
+			if kind == "memory" {
+				loc = "memory://TestSubscribeIsAtomic"
+			}
+			s := mustOpen(t, loc, Options{Memory: true, PollInterval: time.Hour})
+			const n = 40
+			done := make(chan error, 1)
+			go func() {
+				for i := range n {
+					if err := addItem(s, "k"+strconv.Itoa(i)); err != nil {
+						done <- err
+						return
+					}
+				}
+				done <- nil
+			}()
+			time.Sleep(time.Millisecond)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			doc, ch, err := Subscribe(ctx, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			have := len(doc.Items)
+			for have < n {
+				ev := next(t, ch)
+				if want := []string{"added:k" + strconv.Itoa(have)}; !reflect.DeepEqual(summary(ev.Changes), want) {
+					t.Fatalf("event %v, want %v", summary(ev.Changes), want)
+				}
+				have++
+			}
+		})
+	}
+}
