@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestCorpusCoverage checks that the corpus covers what the e2e issue asks
+// for: at least 150 scenarios; every verb on all three surfaces; every
+// option of every verb; every error code reachable on all three surfaces
+// in an unrestricted step, and the surface-specific ones somewhere; the
+// path forms; a 1,000-item noggin.
+func TestCorpusCoverage(t *testing.T) {
+	all, err := LoadScenarios("testdata/scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) < 150 {
+		t.Errorf("%d scenarios, want at least 150", len(all))
+	}
+	triVerbs := map[string]bool{}
+	options := map[string]bool{}
+	triCodes := map[string]bool{}
+	anyCodes := map[string]bool{}
+	paths := map[string]bool{}
+	big := false
+	for _, s := range all {
+		for _, sec := range s.Sections {
+			if sec.Kind == KindGenerate && sec.Items >= 1000 {
+				big = true
+			}
+		}
+		for _, sec := range s.Steps() {
+			st := sec.Step
+			if st.Surfaces == nil {
+				triVerbs[st.Verb] = true
+			}
+			for _, o := range st.Opts {
+				options[st.Verb+" "+o.Key] = true
+				if o.Key == "path" || o.Key == "goto" || o.Key == "into" || o.Key == "before" || o.Key == "after" {
+					paths[o.Val] = true
+				}
+			}
+			var env struct {
+				Error *struct {
+					Code string `json:"code"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(sec.Body, &env); err != nil {
+				t.Errorf("%s: step `%s`: golden is not JSON: %v", s.Name, st.Line, err)
+				continue
+			}
+			if env.Error != nil {
+				anyCodes[env.Error.Code] = true
+				if st.Surfaces == nil {
+					triCodes[env.Error.Code] = true
+				}
+			}
+		}
+	}
+	for v := range verbOptions {
+		if !triVerbs[v] {
+			t.Errorf("verb %s has no step that runs on all three surfaces", v)
+		}
+		for _, o := range verbOptions[v] {
+			if !options[v+" "+o] {
+				t.Errorf("option %s of %s is never used", o, v)
+			}
+		}
+	}
+	for _, c := range []string{"no-active-item", "no-provider", "path-not-found", "cycle", "option-misused",
+		"goto-unresolved", "has-descendants", "open-descendants", "invalid-note", "invalid-document",
+		"unsupported-schema", "lock-timeout", "io"} {
+		if !triCodes[c] {
+			t.Errorf("error code %s is reachable on all three surfaces but no unrestricted step shows it", c)
+		}
+	}
+	for _, c := range []string{"placement-missing", "text-required", "nothing-to-edit", "goto-unsupported",
+		"goto-path-required", "path-required", "pop-no-path", "title-required", "usage", "noggin-error", "location-refused"} {
+		if !anyCodes[c] {
+			t.Errorf("error code %s appears in no step", c)
+		}
+	}
+	for _, p := range []string{"/1/2", ".", "..", "-", "+", "-/1", "+/1", "+/", "1", "2/1", "../1", "01", "/01/002", "/1/", "//", "/", "../..", "./2/1"} {
+		if !paths[p] {
+			t.Errorf("path form %q is never used", p)
+		}
+	}
+	if !big {
+		t.Error("no 1,000-item noggin")
+	}
+	var codes []string
+	for c := range anyCodes {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	t.Logf("%d scenarios; error codes shown: %s", len(all), strings.Join(codes, ", "))
+}
