@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -256,6 +257,12 @@ func TestErrorCodes(t *testing.T) {
 				}
 			}
 			wantErr := noggin.Wrap(want)
+			// Absolute file paths name each side's own root.
+			for i, f := range wantErr.Data {
+				if v, ok := f.Value.(string); ok {
+					wantErr.Data[i].Value = strings.ReplaceAll(v, twin, ts.root)
+				}
+			}
 			if tc.ncode == noggin.CodeLockTimeout {
 				// The message names the absolute lock path of each root.
 				wantErr.Message = got.Message

@@ -23,6 +23,9 @@ import (
 // DefaultMaxBytes is the default request size limit (1 MiB).
 const DefaultMaxBytes = 1 << 20
 
+// compressMinBytes is the smallest response that is compressed.
+const compressMinBytes = 64 << 10
+
 // Config configures a Server.
 type Config struct {
 	// Engine runs the verbs (noggin.EngineFromEnv in the binary).
@@ -52,7 +55,13 @@ func New(cfg Config) (*Server, error) {
 		cfg.MaxBytes = DefaultMaxBytes
 	}
 	svc := newService(cfg.Engine, cfg.Store)
-	opts := []connect.HandlerOption{connect.WithReadMaxBytes(int(cfg.MaxBytes))}
+	opts := []connect.HandlerOption{
+		connect.WithReadMaxBytes(int(cfg.MaxBytes)),
+		// Compressing small responses costs more than it saves, above all
+		// on loopback; large ones (snapshots, big views) are still gzipped
+		// for clients that accept it.
+		connect.WithCompressMinBytes(compressMinBytes),
+	}
 	authed := opts
 	if cfg.Token != "" {
 		authed = append(append([]connect.HandlerOption(nil), opts...),
