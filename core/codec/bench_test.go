@@ -107,3 +107,26 @@ func BenchmarkEncodeJSON(b *testing.B) {
 		})
 	}
 }
+
+var sinkInt int
+
+// BenchmarkScanBaseline is a yardstick for the machine's current speed: one
+// trivial pass over the YAML text (counting newlines byte by byte). Codec
+// costs are best read as multiples of it on a loaded machine.
+func BenchmarkScanBaseline(b *testing.B) {
+	for _, n := range benchSizes[:2] {
+		b.Run(sizeName(n), func(b *testing.B) {
+			in := benchInput(n)
+			b.SetBytes(int64(len(in.yaml)))
+			for b.Loop() {
+				c := 0
+				for _, x := range in.yaml {
+					if x == '\n' {
+						c++
+					}
+				}
+				sinkInt = c
+			}
+		})
+	}
+}

@@ -18,7 +18,8 @@ import (
 
 // DecodeYAML parses and normalises a document (JSON is accepted too).
 // Errors are invalid-document / unsupported-schema / invalid-note without
-// a path; the file provider adds data.path.
+// a path; the file provider adds data.path. The result keeps no reference
+// to data (the caller may reuse the buffer).
 func DecodeYAML(data []byte) (*noggin.Document, error) {
 	if isBlank(data) {
 		return noggin.NewDocument(), nil

@@ -262,3 +262,42 @@ func itemOrders(d *noggin.Document) string {
 	}
 	return b.String()
 }
+
+// Scalar styles of spec/data-model.md "YAML encoding", as values of an
+// item field (level 3: block indentation 6, line width 94).
+func TestScalarStyles(t *testing.T) {
+	long := strings.Repeat("word ", 30) + "end"
+	for _, tc := range []struct{ in, want string }{
+		{"root", "root"},
+		{"", "''"},
+		{"123", "'123'"}, {"1.5", "'1.5'"}, {"0x1F", "'0x1F'"}, {"1e3", "'1e3'"}, {".5", "'.5'"}, {"+1", "'+1'"},
+		{"true", "'true'"}, {"yes", "'yes'"}, {"No", "'No'"}, {"on", "'on'"}, {"y", "'y'"},
+		{"null", "'null'"}, {"~", "'~'"}, {"1:30", "'1:30'"},
+		{"2026-06-16T18:46:44.071Z", "'2026-06-16T18:46:44.071Z'"}, {"2026-06-16", "'2026-06-16'"},
+		{"a: b", "'a: b'"}, {"a #b", "'a #b'"}, {"a#b", "a#b"}, {"a:b", "a:b"}, {"ends:", "'ends:'"},
+		{"- x", "'- x'"}, {"-x", "'-x'"}, {"#x", "'#x'"}, {"@x", "'@x'"}, {"`x", "'`x'"}, {"{x", "'{x'"},
+		{"[x", "'[x'"}, {"*x", "'*x'"}, {"&x", "'&x'"}, {"!x", "'!x'"}, {"%x", "'%x'"}, {"?x", "'?x'"}, {"-", "'-'"},
+		{" lead", "' lead'"}, {"trail ", "'trail '"}, {"it's", "it's"}, {"'q'", "'''q'''"}, {"x, y", "x, y"},
+		{"a\tb", `"a\tb"`}, {"a\x00b\x1b\x7f\u0085\u00a0\u2028\ufeff", `"a\0b\e\x7F\N\_\L\uFEFF"`},
+		{"line1\nline2", "|-\n      line1\n      line2"},
+		{"line1\n", "|\n      line1"},
+		{"a\n\n", "|+\n      a\n"},
+		{" indented\nx", "|2-\n       indented\n      x"},
+		{"😀 emoji", "😀 emoji"},
+		{long, ">-\n      " + strings.Repeat("word ", 18) + "word\n      " + strings.Repeat("word ", 11) + "end"},
+		{strings.Repeat("x", 120), ">-\n      " + strings.Repeat("x", 120)},
+	} {
+		got := string(appendScalar(nil, tc.in, 3, false))
+		if got != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestJSONStrings(t *testing.T) {
+	in := "<>&\u2028\u2029\x00\x1f\"\\é😀\t\n\r\b\f\x7f"
+	want := `"<>&` + "\u2028\u2029" + `\u0000\u001f\"\\é😀\t\n\r\b\f` + "\x7f" + `"`
+	if got := string(appendJSONString(nil, in)); got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
