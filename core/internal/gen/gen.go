@@ -1,9 +1,9 @@
 // Package gen generates realistic noggin documents for benchmarks and
 // property tests: a forest of depth up to 6 with fan-out 3–10, about 30 %
-// of the items done (each with its close note), 0–3 notes per item, titles
-// and notes made of ordinary words (sometimes with punctuation that needs
-// YAML quoting, multi-line notes and long lines). The result depends only
-// on n and seed.
+// of the items done, 0–3 notes per item (a done item's last note is its
+// close note), titles and notes made of ordinary words (sometimes with
+// punctuation that needs YAML quoting, multi-line notes and long lines).
+// The result depends only on n and seed.
 package gen
 
 import (
@@ -104,13 +104,17 @@ func Doc(n int, seed int64) *noggin.Document {
 		for c := 0; c < fan && len(doc.Items) < n; c++ {
 			created := g.tick()
 			it := &noggin.Item{Key: g.key(), ParentKey: parent, Title: g.title(), CreatedAt: &created}
+			// 0–3 notes in all; a done item's last note is its close note.
+			it.Done = g.r.Intn(10) < 3
 			nn := g.r.Intn(4)
+			if it.Done {
+				nn = g.r.Intn(3)
+			}
 			it.Notes = make([]noggin.Note, 0, nn+1)
 			for i := 0; i < nn; i++ {
 				it.Notes = append(it.Notes, noggin.Note{Timestamp: g.tick(), Text: g.noteText()})
 			}
-			if g.r.Intn(10) < 3 {
-				it.Done = true
+			if it.Done {
 				it.Notes = append(it.Notes, noggin.Note{Timestamp: g.tick(), Text: "closed"})
 			} else {
 				open = append(open, it.Key)

@@ -31,6 +31,12 @@ func TestDocShape(t *testing.T) {
 				done++
 			}
 			notes += len(it.Notes)
+			if len(it.Notes) > 3 {
+				t.Fatalf("%d notes", len(it.Notes))
+			}
+			if it.Done && it.Notes[len(it.Notes)-1].Text != "closed" {
+				t.Fatalf("done item without close note")
+			}
 		}
 		if maxDepth > 6 {
 			t.Errorf("n=%d: depth %d", n, maxDepth)
