@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"connectrpc.com/connect"
+	"connectrpc.com/grpcreflect"
+	"connectrpc.com/grpchealth"
 
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
@@ -176,5 +178,45 @@ func TestRequestSizeLimit(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ts.root, "big.yaml")); err == nil {
 		t.Fatal("oversized push was written")
+	}
+}
+
+// TestReflectionAndHealth: gRPC reflection lists the service (behind the
+// token) and describes it; health answers over gRPC.
+func TestReflectionAndHealth(t *testing.T) {
+	ts := startServer(t, "", withToken("tok"))
+	for _, tc := range []struct {
+		header string
+		ok     bool
+	}{{"", false}, {"Bearer tok", true}} {
+		rc := grpcreflect.NewClient(client.H2CClient(), ts.url, connect.WithGRPC())
+		h := http.Header{}
+		if tc.header != "" {
+			h.Set("Authorization", tc.header)
+		}
+		stream := rc.NewStream(ctxT(t), grpcreflect.WithRequestHeaders(h))
+		names, err := stream.ListServices()
+		_, _ = stream.Close()
+		if !tc.ok {
+			if connect.CodeOf(err) != connect.CodeUnauthenticated {
+				t.Fatalf("reflection without token: %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, n := range names {
+			found = found || n == "noggin.v1.NogginService"
+		}
+		if !found {
+			t.Fatalf("services %v", names)
+		}
+	}
+	hc := grpchealth.NewClient(client.H2CClient(), ts.url, connect.WithGRPC())
+	res, err := hc.Check(ctxT(t), &grpchealth.CheckRequest{Service: "noggin.v1.NogginService"})
+	if err != nil || res.Status != grpchealth.StatusServing {
+		t.Fatalf("health: %v %v", res, err)
 	}
 }

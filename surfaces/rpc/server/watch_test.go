@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -207,5 +208,39 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not reached")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestWatchErrorEvent: a file that becomes unparsable is reported on the
+// stream as an error, and the stream goes on.
+func TestWatchErrorEvent(t *testing.T) {
+	ts := startServer(t, "")
+	c := ts.client(t, "grpc")
+	const loc = "e.yaml"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := c.Push(ctx, loc, noggin.PushOpts{Title: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Watch(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	file := filepath.Join(ts.root, loc)
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, file, "schemaVersion: 1\nitems: [\n")
+	ev := next(t, w)
+	var ne *noggin.Error
+	if !errors.As(ev.Err, &ne) || ne.Code != noggin.CodeInvalidDocument || ne.Get("path") != file {
+		t.Fatalf("want an invalid-document error event, got %+v", ev)
+	}
+	writeFile(t, file, string(good)+"  - key: extra\n    parentKey: null\n    title: extra\n    notes: []\n")
+	ev = next(t, w)
+	if ev.Err != nil || len(ev.Changes) != 1 || ev.Changes[0].Kind != noggin.ChangeAdded || ev.Changes[0].Key != "extra" {
+		t.Fatalf("want added extra, got %+v", ev)
 	}
 }
