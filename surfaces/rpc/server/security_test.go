@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"connectrpc.com/connect"
-	"connectrpc.com/grpcreflect"
 	"connectrpc.com/grpchealth"
+	"connectrpc.com/grpcreflect"
 
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
