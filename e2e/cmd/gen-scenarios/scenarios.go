@@ -246,6 +246,12 @@ func scenarios() []scn {
 		S("note-missing-path", "A note on a missing path.", F1, `note path=/1/9 text=x`),
 		S("note-many", "Five notes keep order.", F3, `note text=one`, `note text=two`, `note text=three`, `note text=four`, `note text=five`),
 		S("note-tab-and-cr", "Control characters in a note.", F3, `note text="a\tb\rc"`),
+		S("note-line-separators", "U+2028 and U+2029 stay raw in JSON.", F3, `note text="a\u2028b\u2029c"`, `push title="x\u2028y"`),
+		S("note-control-chars", "Control characters are escaped in JSON and YAML.", F3, `note text="bell\x07 esc\x1b nul-free \x01"`),
+		S("note-trailing-newline", "Text is trimmed, trailing newline included.", F3, `note text="ends with newline\n"`, `note text="\n\n  both  \n"`),
+		S("note-emoji-zwj", "Emoji sequences and combining marks.", F3, `note text="👩‍💻 e\u0301 🇫🇷 ✏️"`, `edit title="👨‍👩‍👧 family"`),
+		S("note-long-word", "An unbreakable word longer than the YAML line width.", F3, `note text="`+strings.Repeat("x", 150)+`"`),
+		S("note-multi-line-indented", "Multi-line text with indentation and blank lines.", F3, `note text="  first\n    indented\n\n\tTabbed\nlast  "`),
 		S("note-slash-text", "A text that only looks like a path to the resolver (edge 121 shape, on a path).", F1, `note path=/1 text="/foo bar"`),
 	)
 
@@ -422,6 +428,10 @@ func scenarios() []scn {
 			`done path=/1 closeAll`, `done path=/2`, `show path=/1 withAll`),
 		S("flow-mixed-paths", "Mixed absolute and relative addressing.", F2,
 			`goto path=1`, `add title=x into=..`, `note path=../../3 text=g`, `move path=/1/3 before=/1/1`, `show path=/1 withDescendants`),
+		S("flow-same-size-rewrites", "Cursor moves that rewrite the file with the same size: in mixed mode each server must notice the other surfaces' writes.",
+			doc("", it{key: "k-1", title: "a"}, it{key: "k-2", title: "b"}, it{key: "k-3", title: "c"}),
+			`goto path=/1`, `goto path=/2`, `goto path=/3`, `show`, `show`, `show`, `goto path=/2`, `show`, `show`,
+			`goto path=/1`, `goto path=/3`, `show`, `show`, `show`, `goto path=+`, `goto path=-`, `show`),
 		S("flow-unicode-multiline", "Unicode and multi-line text everywhere.", "",
 			`push title="Ω root"`, `note text="première ligne\ndeuxième ligne 📍"`, `add title="子 item"`, `edit path=/1/1 title="子 renamed ✅"`, `show withDescendants`),
 	)
