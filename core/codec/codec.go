@@ -5,9 +5,34 @@
 // writes (and common hand-written variants of it); anything it does not
 // recognise goes to the general YAML parser (go.yaml.in/yaml/v3), whose
 // scalars are then resolved with the original tool's rules (js-yaml 4.1
-// default schema). Both paths give the same Document for any input the fast
-// reader accepts. Hand-written unquoted timestamps stay strings (their
-// literal text).
+// default schema: YAML 1.2 core booleans/nulls/numbers, "<<" merges,
+// JavaScript key order with array-index keys first). Both paths give the
+// same Document for any input the fast reader accepts. JSON text given to
+// DecodeYAML is parsed with a strict JSON parser first (same result, much
+// faster).
+//
+// Writing YAML reproduces js-yaml 4.1 dump(doc, {lineWidth: 100}) byte for
+// byte (checked against js-yaml's own output in testdata/jsyaml).
+//
+// Decisions where the spec is silent or the model cannot hold the
+// original's value:
+//   - unquoted timestamps stay strings with their literal text;
+//   - a non-string key, parentKey, active or title becomes its JavaScript
+//     string form (123 → "123", true → "true"), null becomes "" (so a null
+//     title loads as the empty title); done is JavaScript truthiness;
+//     a non-string createdAt becomes its string form, a null createdAt is
+//     kept and written back as null;
+//   - numbers in unknown fields keep their JavaScript value (0x1F → 31,
+//     1_000 → 1000) and are written as js-yaml writes that number;
+//   - a top-level unknown key that would start with a document end marker
+//     ("...") is single-quoted (js-yaml would write an unreadable file);
+//   - EncodeJSON writes negative zero as -0 (JSON.stringify writes 0) so a
+//     JSON round trip is stable.
+//
+// Known gaps of the general parser (input js-yaml accepts but this package
+// refuses with invalid-document, unless the fast reader or the JSON
+// pre-parse handles it): the \/ escape and surrogate-pair \u escapes in
+// YAML double-quoted scalars, implicit keys longer than 1024 characters.
 package codec
 
 import (

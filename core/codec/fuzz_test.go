@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/noggin-go/noggin/core/internal/gen"
+	"github.com/noggin-go/noggin/core/noggin"
 )
 
 // FuzzLoad: loading never panics; whatever loads saves and loads back to
@@ -52,6 +54,50 @@ func FuzzLoad(f *testing.F) {
 			}
 			if !reflect.DeepEqual(doc, back) {
 				t.Fatalf("JSON load→save→load differs: %s\n%s", deepDiff("doc", reflect.ValueOf(doc), reflect.ValueOf(back)), text)
+			}
+		}
+	})
+}
+
+// FuzzSaveString: any (valid UTF-8) string saved as a key, title, note,
+// unknown field name or value loads back unchanged, in YAML and JSON.
+func FuzzSaveString(f *testing.F) {
+	for _, s := range append(append([]string{}, fragments...), singleStrings()...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		ca := s
+		doc := noggin.NewDocument()
+		doc.Active = s
+		doc.Items = append(doc.Items, &noggin.Item{Key: s, Title: s, CreatedAt: &ca, Notes: []noggin.Note{{Timestamp: s, Text: s}}})
+		if _, idx := jsIndexKey(s); !idx && s != "" {
+			switch s {
+			case fSchemaVersion, fActive, fItems:
+			default:
+				doc.Extra = []noggin.Field{{Name: s, Value: noggin.Map{{Name: s, Value: []any{s}}}}}
+				doc.Order = []string{fSchemaVersion, fActive, fItems, s}
+			}
+		}
+		for _, json := range []bool{false, true} {
+			var text []byte
+			var back *noggin.Document
+			var err error
+			if json {
+				text = EncodeJSON(doc)
+				back, err = DecodeJSON(text)
+			} else {
+				text = EncodeYAML(doc)
+				back, err = DecodeYAML(text)
+				checkFastAgrees(t, text)
+			}
+			if err != nil {
+				t.Fatalf("json=%v: %v\n%s", json, err, text)
+			}
+			if !reflect.DeepEqual(doc, back) {
+				t.Fatalf("json=%v: %s\n%s", json, deepDiff("doc", reflect.ValueOf(doc), reflect.ValueOf(back)), text)
 			}
 		}
 	})

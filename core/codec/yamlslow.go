@@ -144,6 +144,7 @@ func (c *nodeConv) collectionTag(n *yaml.Node) error {
 func (c *nodeConv) mapping(n *yaml.Node, depth int) (any, error) {
 	m := make(noggin.Map, 0, len(n.Content)/2)
 	var overridable map[string]bool
+	var index map[string]int // name → position, for large mappings
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
 		if kn.Kind == yaml.ScalarNode && kn.Style == 0 && kn.Value == "<<" {
@@ -172,6 +173,9 @@ func (c *nodeConv) mapping(n *yaml.Node, depth int) (any, error) {
 					if _, has := get(m, f.Name); has {
 						continue
 					}
+					if index != nil {
+						index[f.Name] = len(m)
+					}
 					m = append(m, f)
 					if overridable == nil {
 						overridable = map[string]bool{}
@@ -190,19 +194,35 @@ func (c *nodeConv) mapping(n *yaml.Node, depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		replaced := false
-		for j := range m {
-			if m[j].Name == key {
-				if !overridable[key] {
-					return nil, parseErrorf("duplicated mapping key (%d:%d)", kn.Line, kn.Column)
-				}
-				m[j].Value = v
-				delete(overridable, key)
-				replaced = true
-				break
+		j := -1
+		if index == nil && len(m) >= 16 {
+			index = make(map[string]int, len(n.Content)/2)
+			for k := range m {
+				index[m[k].Name] = k
 			}
 		}
-		if !replaced {
+		if index != nil {
+			if k, ok := index[key]; ok {
+				j = k
+			}
+		} else {
+			for k := range m {
+				if m[k].Name == key {
+					j = k
+					break
+				}
+			}
+		}
+		if j >= 0 {
+			if !overridable[key] {
+				return nil, parseErrorf("duplicated mapping key (%d:%d)", kn.Line, kn.Column)
+			}
+			m[j].Value = v
+			delete(overridable, key)
+		} else {
+			if index != nil {
+				index[key] = len(m)
+			}
 			m = append(m, noggin.Field{Name: key, Value: v})
 		}
 	}
