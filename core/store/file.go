@@ -38,11 +38,7 @@ type stamp struct {
 
 func stampOf(fi fs.FileInfo) stamp {
 	st := stamp{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.ino = uint64(sys.Ino)
-		st.dev = uint64(sys.Dev)
-		st.ctime = sys.Ctim.Sec*1e9 + sys.Ctim.Nsec
-	}
+	st.ino, st.dev, st.ctime = sysStamp(fi)
 	return st
 }
 
