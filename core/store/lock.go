@@ -152,4 +152,3 @@ func jsNumber(s string) (float64, bool) {
 	}
 	return f, true
 }
-
