@@ -94,7 +94,8 @@ func Main(ctx context.Context, env Env) int {
 	h := NewHandler(Config{Engine: eng, Store: opts, Logger: log})
 
 	if *httpAddr == "" {
-		t := &mcp.IOTransport{Reader: env.Stdin, Writer: env.Stdout}
+		// End of input lets in-flight calls answer first (see drainTransport).
+		t := &drainTransport{Transport: &mcp.IOTransport{Reader: env.Stdin, Writer: env.Stdout}, grace: 30 * time.Second}
 		if err := h.Server().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 			log.Error("stdio session ended", "error", err)
 			return 1

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestStdioWire drives Main over stdio with raw JSON-RPC lines from a pipe
+// that ends right after the last request: every request is still
+// answered, success results carry no isError key, errors carry
+// "isError":true, and nothing but JSON-RPC goes to stdout.
+func TestStdioWire(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "n.yaml")
+	loc, _ := json.Marshal(file)
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"noggin_push","arguments":{"noggin":` + string(loc) + `,"title":"a"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"noggin_nope","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"noggin_show"}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"noggin_show","arguments":{"noggin":` + string(loc) + `}}}`,
+	}, "\n") + "\n"
+	var out, stderr bytes.Buffer
+	code := Main(context.Background(), Env{Getenv: testGetenv, Stdin: io.NopCloser(strings.NewReader(in)),
+		Stdout: nopWriteCloser{&out}, Stderr: &stderr})
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	results := map[float64]map[string]json.RawMessage{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var msg struct {
+			ID     float64                    `json:"id"`
+			Result map[string]json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("stdout line is not JSON-RPC: %q", line)
+		}
+		results[msg.ID] = msg.Result
+	}
+	if len(results) != 5 {
+		t.Fatalf("%d responses, want 5:\n%s", len(results), out.String())
+	}
+	for id, wantErr := range map[float64]bool{2: false, 3: true, 4: true, 5: false} {
+		r := results[id]
+		isErr, has := r["isError"]
+		switch {
+		case wantErr && string(isErr) != "true":
+			t.Errorf("id %v: isError = %s, want true", id, isErr)
+		case !wantErr && has:
+			t.Errorf("id %v: success result has isError %s", id, isErr)
+		}
+		var content []struct{ Type, Text string }
+		if err := json.Unmarshal(r["content"], &content); err != nil || len(content) != 1 || content[0].Type != "text" {
+			t.Errorf("id %v: content %s", id, r["content"])
+		}
+	}
+}
