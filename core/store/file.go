@@ -64,6 +64,7 @@ type fileStore struct {
 	checked  time.Time // when st was last confirmed
 	failSt   stamp     // stamp of the file that last failed to load
 	failErr  error
+	failAt   time.Time // when failErr was seen
 	hub      hub
 	stopPoll chan struct{}
 	// scratch (guarded by mu) and wscratch (guarded by wmu) are reusable
@@ -110,7 +111,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	if statErr == nil && s.loaded && st == s.st && (!strict || !s.racy(now)) {
 		return s.doc, nil
 	}
-	if statErr == nil && s.failErr != nil && st == s.failSt {
+	if statErr == nil && s.failErr != nil && st == s.failSt && s.failAt.UnixNano()-st.mtime >= int64(racyWindow) {
 		return nil, s.failErr
 	}
 	raw, err := s.readInto(s.scratch)
@@ -129,8 +130,8 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	}
 	if err != nil {
 		if statErr == nil {
-			fresh := s.failErr == nil || st != s.failSt
-			s.failSt, s.failErr = st, err
+			fresh := s.failErr == nil || st != s.failSt || err.Error() != s.failErr.Error()
+			s.failSt, s.failErr, s.failAt = st, err, now
 			if fresh && s.hub.active() {
 				s.hub.publish(noggin.Event{Err: err})
 			}
