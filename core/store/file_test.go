@@ -9,7 +9,9 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/noggin-go/noggin/core/codec"
@@ -398,4 +400,49 @@ func deadPid(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return cmd.Process.Pid
+}
+
+// renameFailFS fails every rename over the noggin file with err.
+type renameFailFS struct {
+	osFS
+	err   error
+	calls *int
+}
+
+func (f renameFailFS) Rename(oldname, newname string) error {
+	if strings.Contains(oldname, ".yaml.tmp-") {
+		*f.calls++
+		return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: f.err}
+	}
+	return f.osFS.Rename(oldname, newname)
+}
+
+func TestFailedWriteRemovesTempFile(t *testing.T) {
+	tests := []struct {
+		err   syscall.Errno
+		calls int
+	}{
+		{syscall.EXDEV, 1},
+		{syscall.EBUSY, 6}, // retried, 6 attempts in total
+	}
+	for _, tc := range tests {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "x.yaml")
+		calls := 0
+		s := newFileStore(p, p, p, "", renameFailFS{err: tc.err, calls: &calls}, Options{})
+		e := asError(t, addItem(s, "k1"))
+		want := errnoText[tc.err][0] + ": " + errnoText[tc.err][1] + ", rename '"
+		if e.Code != noggin.CodeNogginError || e.ExitCode != 1 || !strings.HasPrefix(e.Message, want) {
+			t.Errorf("error = %+v", e)
+		}
+		if calls != tc.calls {
+			t.Errorf("%v: %d rename attempts, want %d", tc.err, calls, tc.calls)
+		}
+		if names := dirNames(t, dir); len(names) != 0 {
+			t.Errorf("directory holds %v", names)
+		}
+		if doc, err := s.Load(); err != nil || len(doc.Items) != 0 {
+			t.Errorf("cache changed by a failed write: %v, %v", doc, err)
+		}
+	}
 }
