@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -116,9 +117,12 @@ func TestLoad(t *testing.T) {
 
 // BenchmarkRPC measures Show and Note over loopback (Connect protocol, 8
 // concurrent clients) on generated 1k- and 10k-item noggins, reporting
-// requests/s and p50/p99 latency.
+// requests/s and p50/p99 latency. "show" repeats the default view of the
+// active item (served from the per-document view cache after the first
+// call); "showcold" asks for a different item on every call (100
+// absolute paths round robin), so every call builds its view.
 func BenchmarkRPC(b *testing.B) {
-	for _, verb := range []string{"show", "note"} {
+	for _, verb := range []string{"show", "showcold", "note"} {
 		for _, n := range []int{1000, 10000} {
 			b.Run(fmt.Sprintf("%s/%dk", verb, n/1000), func(b *testing.B) {
 				benchVerb(b, verb, n)
@@ -141,11 +145,18 @@ func benchVerb(b *testing.B, verb string, n int) {
 		cs[i] = client.New(&http.Client{Transport: tr}, ts.url)
 	}
 	ctx := context.Background()
+	var seq atomic.Int64
 	call := func(c *client.Client) error {
 		var err error
-		if verb == "show" {
+		switch verb {
+		case "show":
 			_, err = c.Show(ctx, name, noggin.ShowOpts{})
-		} else {
+		case "showcold":
+			// The 100 items /r/c (r, c in 1..10), round robin: more than
+			// the view cache holds per noggin.
+			i := int(seq.Add(1)) % 100
+			_, err = c.Show(ctx, name, noggin.ShowOpts{Path: fmt.Sprintf("/%d/%d", i/10%10+1, i%10+1)})
+		default:
 			_, err = c.Note(ctx, name, noggin.NoteOpts{Text: "bench"})
 		}
 		return err

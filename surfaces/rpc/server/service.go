@@ -22,6 +22,7 @@ type service struct {
 	opts    store.Options
 	cache   *store.Cache
 	watches watchRegistry
+	shows   showCache
 }
 
 var _ nogginv1connect.NogginServiceHandler = (*service)(nil)
@@ -105,12 +106,24 @@ func showOpts(path string, noChildren, withSiblings, withDescendants bool, g *no
 
 func (s *service) Show(_ context.Context, req *connect.Request[nogginv1.ShowRequest]) (*connect.Response[nogginv1.ShowResponse], error) {
 	m := req.Msg
-	v, err := s.viewCall("show", m.GetLocation(), func(st noggin.Store) (*noggin.View, error) {
-		return s.eng.Show(st, showOpts(m.GetPath(), m.GetNoChildren(), m.GetWithSiblings(), m.GetWithDescendants(), nil))
-	})
+	st, err := s.open("show", m.GetLocation())
 	if err != nil {
 		return nil, err
 	}
+	doc, err := st.Load()
+	if err != nil {
+		return nil, toConnectError("show", err)
+	}
+	k := showKey{m.GetPath(), m.GetNoChildren(), m.GetWithSiblings(), m.GetWithDescendants()}
+	if v, ok := s.shows.get(st, doc, k); ok {
+		return connect.NewResponse(&nogginv1.ShowResponse{View: v}), nil
+	}
+	view, err := s.eng.Show(pinnedStore{st, doc}, showOpts(k.path, k.noChildren, k.withSiblings, k.withDescendants, nil))
+	if err != nil {
+		return nil, toConnectError("show", err)
+	}
+	v := convert.ViewToProto(view)
+	s.shows.put(st, doc, k, v)
 	return connect.NewResponse(&nogginv1.ShowResponse{View: v}), nil
 }
 

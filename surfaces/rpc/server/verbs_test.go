@@ -178,6 +178,13 @@ func TestEveryVerbMatchesEngine(t *testing.T) {
 				if !bytes.Equal(g, w) {
 					t.Fatalf("step %d %s %+v:\nrpc:\n%s\nengine:\n%s", i, s.verb, s.opts, g, w)
 				}
+				if o, ok := s.opts.(noggin.ShowOpts); ok && !o.Goto.Present {
+					// Again: now served from the view cache.
+					again, aerr := runRPC(ctx, c, loc, s)
+					if a := envelope.Result(s.verb, again, aerr).Encode(); !bytes.Equal(a, w) {
+						t.Fatalf("step %d (cached) %s:\nrpc:\n%s\nengine:\n%s", i, s.verb, a, w)
+					}
+				}
 				if gerr != nil {
 					if _, ok := gerr.(*noggin.Error); !ok {
 						t.Fatalf("step %d: error %T %v is not a *noggin.Error", i, gerr, gerr)

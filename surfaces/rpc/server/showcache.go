@@ -1,0 +1,69 @@
+package server
+
+import (
+	"sync"
+
+	"github.com/noggin-go/noggin/core/noggin"
+	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
+)
+
+// showCache memoises read-only Show results per noggin. A view is a pure
+// function of the document and the show options, and a store returns the
+// same *Document until the noggin changes (documents are never mutated in
+// place), so a result is reused while the store hands out the same
+// document pointer. Cached messages are only marshalled, never modified.
+type showCache struct {
+	mu      sync.Mutex
+	entries map[noggin.Store]*showEntry
+}
+
+type showEntry struct {
+	doc   *noggin.Document
+	views map[showKey]*nogginv1.View
+}
+
+type showKey struct {
+	path                                      string
+	noChildren, withSiblings, withDescendants bool
+}
+
+// maxShowViews bounds the cached views per noggin.
+const maxShowViews = 64
+
+func (c *showCache) get(st noggin.Store, doc *noggin.Document, k showKey) (*nogginv1.View, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[st]
+	if e == nil || e.doc != doc {
+		return nil, false
+	}
+	v, ok := e.views[k]
+	return v, ok
+}
+
+func (c *showCache) put(st noggin.Store, doc *noggin.Document, k showKey, v *nogginv1.View) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[noggin.Store]*showEntry{}
+	}
+	e := c.entries[st]
+	if e == nil || e.doc != doc {
+		e = &showEntry{doc: doc, views: map[showKey]*nogginv1.View{}}
+		c.entries[st] = e
+	}
+	if len(e.views) >= maxShowViews {
+		clear(e.views)
+	}
+	e.views[k] = v
+}
+
+// pinnedStore is a store whose Load returns one fixed document, so that a
+// read-only verb computes its result from exactly the document it is
+// cached under.
+type pinnedStore struct {
+	noggin.Store
+	doc *noggin.Document
+}
+
+func (p pinnedStore) Load() (*noggin.Document, error) { return p.doc, nil }
