@@ -195,3 +195,31 @@ func TestCompletions(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse checks grammar invariants on arbitrary argv: no panic, no
+// positional starting with "--", no positional without a verb, and a parse
+// error only with the two documented messages.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"push|x", "--json|show", "add|x|--goto|1", "--title", "--|x", "-h", "note|2024|plans", "--goto=|x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		argv := strings.Split(s, "|")
+		a, err := Parse(argv)
+		if err != nil {
+			if !strings.HasPrefix(err.Message, "unknown flag: --") &&
+				!(strings.HasPrefix(err.Message, "flag --") && strings.HasSuffix(err.Message, " requires a value")) {
+				t.Fatalf("unexpected error %q", err.Message)
+			}
+			return
+		}
+		for _, p := range a.Positionals {
+			if strings.HasPrefix(p, "--") {
+				t.Fatalf("positional %q starts with --", p)
+			}
+		}
+		if !a.HasVerb && len(a.Positionals) > 0 {
+			t.Fatalf("positionals %q without a verb", a.Positionals)
+		}
+	})
+}
