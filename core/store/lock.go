@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"math"
@@ -37,8 +38,8 @@ func acquireLock(fsy fsys, name, display string, timeout time.Duration) (func(),
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
-		if lockIsStale(fsy, lock) {
-			removeLock(fsy, lock)
+		if pid, stale := lockIsStale(fsy, lock); stale {
+			reclaimLock(fsy, lock, pid)
 			continue
 		}
 		if time.Since(start) >= timeout {
@@ -58,6 +59,31 @@ func removeLock(fsy fsys, lock string) {
 	if err := fsy.Rename(lock, tmp); err != nil {
 		_ = fsy.RemoveAll(lock)
 		return
+	}
+	_ = fsy.RemoveAll(tmp)
+}
+
+// reclaimLock removes a lock judged stale from its pid file content pid.
+// Another waiter may have reclaimed it first and a new holder taken the
+// lock since: the lock is moved aside, and put back if its pid file is no
+// longer the one judged stale (the original removes it blindly).
+func reclaimLock(fsy fsys, lock string, pid []byte) {
+	tmp := lock + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(lockSeq.Add(1), 10)
+	if err := fsy.Rename(lock, tmp); err != nil {
+		return // gone already
+	}
+	if b, err := fsy.ReadFile(tmp + "/pid"); err == nil && !bytes.Equal(b, pid) {
+		// A live holder's lock: give it back.
+		err := errNoAtomicRename
+		if _, ok := fsy.(osFS); ok {
+			err = renameExclusive(tmp, lock)
+		}
+		if errors.Is(err, errNoAtomicRename) {
+			err = fsy.Rename(tmp, lock)
+		}
+		if err == nil {
+			return
+		}
 	}
 	_ = fsy.RemoveAll(tmp)
 }
@@ -119,24 +145,24 @@ func createLock(fsy fsys, lock string) error {
 
 // lockIsStale applies the staleness rule: an unreadable or garbled pid file
 // is not stale; a timestamp at least 30 s old or a dead holder is.
-func lockIsStale(fsy fsys, lock string) bool {
+func lockIsStale(fsy fsys, lock string) (pid []byte, stale bool) {
 	b, err := fsy.ReadFile(lock + "/pid")
 	if err != nil {
-		return false
+		return nil, false
 	}
 	lines := strings.Split(string(b), "\n")
 	if len(lines) < 2 {
-		return false
+		return nil, false
 	}
-	pid, ok1 := jsNumber(lines[0])
+	p, ok1 := jsNumber(lines[0])
 	ts, ok2 := jsNumber(lines[1])
 	if !ok1 || !ok2 {
-		return false
+		return nil, false
 	}
 	if float64(time.Now().UnixMilli())-ts >= staleAfterMillis {
-		return true
+		return b, true
 	}
-	return !pidAlive(pid)
+	return b, !pidAlive(p)
 }
 
 // jsNumber parses like JavaScript's Number(): surrounding white space is

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -246,5 +247,35 @@ func crashLane(t *testing.T, rng *rand.Rand, rounds int) {
 			t.Fatalf("round %d: directory holds %v", round, names)
 		}
 		want = fileKeys(t, p)
+	}
+}
+
+func TestReclaimPutsBackAFreshLock(t *testing.T) {
+	// A waiter judged a lock stale, but meanwhile it was reclaimed and
+	// taken by a live holder: the holder keeps it.
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.yaml")
+	fresh := pidFile(os.Getpid(), time.Now().UnixMilli())
+	plantLock(t, p, fresh)
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fsy  fsys
+		lock string
+	}{{osFS{}, p + ".lock"}, {r, "x.yaml.lock"}} {
+		reclaimLock(c.fsy, c.lock, pidFile(deadPid(t), 1))
+		if b, err := os.ReadFile(p + ".lock/pid"); err != nil || !bytes.Equal(b, fresh) {
+			t.Fatalf("lock after reclaim: %q, %v", b, err)
+		}
+		if names := dirNames(t, dir); !slices.Equal(names, []string{"x.yaml.lock"}) {
+			t.Fatalf("directory holds %v", names)
+		}
+	}
+	// The stale one itself is removed.
+	reclaimLock(osFS{}, p+".lock", fresh)
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Fatalf("directory holds %v", names)
 	}
 }
