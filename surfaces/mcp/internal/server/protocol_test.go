@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/noggin-go/noggin/core/store"
@@ -34,6 +35,11 @@ func TestToolsList(t *testing.T) {
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The logging transport logs a message just after sending it: wait
+	// for the line.
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(wire.String(), `"tools":[`) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
 	}
 	var rawTools []json.RawMessage
 	for _, line := range strings.Split(wire.String(), "\n") {
