@@ -1,5 +1,7 @@
 package noggin
 
+import "slices"
+
 // placed is an item with its slot (parent and 0-based sibling position).
 type placed struct {
 	item *Item
@@ -13,7 +15,10 @@ type placed struct {
 // Documents produced by Apply share unchanged items with their input, so
 // two fast paths avoid hashing every key: documents with the same shape
 // (same keys and parents in the same order) can only differ by updates,
-// and a common prefix of shared items can never change.
+// and a common prefix of shared items can never change. The result is
+// the plain algorithm's for documents with unique keys; for documents that
+// repeat a key (which can be loaded but never written) it is well defined
+// but unspecified.
 func Diff(prev, next *Document) []Change {
 	if prev == nil {
 		prev = NewDocument()
@@ -69,50 +74,126 @@ func appendUpdated(out []Change, a, b *Item) []Change {
 	return out
 }
 
-// tailDiff is the general diff. Items shared at the same index at the
-// start of both lists keep their slot and content, so only the tails
-// after that common prefix are compared.
+// tailDiff is the general diff. Items shared (same pointer) by both
+// documents are unchanged, so after skipping the shared prefix and suffix
+// it matches the remaining items by pointer, pairs the unshared ones by
+// key, and recomputes sibling positions only in the rows that contain an
+// unshared item (the only rows that can differ). Inputs it cannot reason
+// about (a shared item reordered in place, an item listed twice) go to
+// plainDiff.
 func tailDiff(prev, next []*Item) []Change {
 	p := 0
 	for p < len(prev) && p < len(next) && prev[p] == next[p] {
 		p++
 	}
-	// Sibling counts contributed by the prefix, for the parents of tail items.
-	base := map[string]int{}
-	for _, it := range prev[p:] {
-		base[it.ParentKey] = 0
+	s := 0
+	for s < len(prev)-p && s < len(next)-p && prev[len(prev)-1-s] == next[len(next)-1-s] {
+		s++
 	}
-	for _, it := range next[p:] {
-		base[it.ParentKey] = 0
+	pw, nw := prev[p:len(prev)-s], next[p:len(next)-s]
+	at := make(map[*Item]int, len(nw))
+	for j, it := range nw {
+		at[it] = j
 	}
-	if len(base) <= 4 { // few rows changed (an append): compare, don't hash
-		parents := make([]string, 0, len(base))
-		for k := range base {
-			parents = append(parents, k)
+	if len(at) != len(nw) {
+		return plainDiff(prev, next)
+	}
+	shared := make([]bool, len(nw))
+	last := -1
+	var unP, unN []*Item
+	for _, it := range pw {
+		j, ok := at[it]
+		if !ok {
+			unP = append(unP, it)
+			continue
 		}
-		for _, it := range prev[:p] {
-			for _, k := range parents {
-				if it.ParentKey == k {
-					base[k]++
-					break
-				}
+		if j < last {
+			return plainDiff(prev, next)
+		}
+		last, shared[j] = j, true
+	}
+	for j, it := range nw {
+		if !shared[j] {
+			unN = append(unN, it)
+		}
+	}
+	if len(unP)+len(unN) > maxUnshared {
+		return plainDiff(prev, next)
+	}
+	// Rows that can differ, and the positions of their items in each document.
+	var rows []string
+	for _, list := range [][]*Item{unP, unN} {
+		for _, it := range list {
+			if !slices.Contains(rows, it.ParentKey) {
+				rows = append(rows, it.ParentKey)
 			}
 		}
-	} else {
-		for _, it := range prev[:p] {
-			if n, ok := base[it.ParentKey]; ok {
-				base[it.ParentKey] = n + 1
-			}
+	}
+	pPos, nPos := rowPositions(prev, rows), rowPositions(next, rows)
+	byKey := make(map[string]*Item, len(unP))
+	for _, it := range unP {
+		if _, dup := byKey[it.Key]; !dup {
+			byKey[it.Key] = it
 		}
 	}
-	ps, ns := slots(prev[p:], base), slots(next[p:], base)
 	var out []Change
-	for _, it := range prev[p:] {
+	for _, it := range unP {
+		if !slices.ContainsFunc(unN, func(n *Item) bool { return n.Key == it.Key }) {
+			out = append(out, Change{Kind: ChangeRemoved, Key: it.Key})
+		}
+	}
+	for j, it := range next[p:] {
+		to, inRow := nPos[it]
+		if j < len(nw) && !shared[j] {
+			old := byKey[it.Key]
+			if old == nil {
+				out = append(out, Change{Kind: ChangeAdded, Key: it.Key, At: Slot{it.ParentKey, to}})
+				continue
+			}
+			if from := pPos[old]; old.ParentKey != it.ParentKey || from != to {
+				out = append(out, Change{Kind: ChangeMoved, Key: it.Key, From: Slot{old.ParentKey, from}, To: Slot{it.ParentKey, to}})
+			}
+			out = appendUpdated(out, old, it)
+			continue
+		}
+		if from := pPos[it]; inRow && from != to {
+			out = append(out, Change{Kind: ChangeMoved, Key: it.Key, From: Slot{it.ParentKey, from}, To: Slot{it.ParentKey, to}})
+		}
+	}
+	return out
+}
+
+// maxUnshared bounds the unshared items tailDiff pairs by hand (its row
+// scan is linear in their number); beyond it plainDiff is cheaper.
+const maxUnshared = 16
+
+// rowPositions returns the 0-based sibling position of every item whose
+// parent is one of rows.
+func rowPositions(items []*Item, rows []string) map[*Item]int {
+	counts := make([]int, len(rows))
+	pos := map[*Item]int{}
+	for _, it := range items {
+		for r, parent := range rows {
+			if it.ParentKey == parent {
+				pos[it] = counts[r]
+				counts[r]++
+				break
+			}
+		}
+	}
+	return pos
+}
+
+// plainDiff is the algorithm of spec/changes.md over whole item lists.
+func plainDiff(prev, next []*Item) []Change {
+	ps, ns := slots(prev), slots(next)
+	var out []Change
+	for _, it := range prev {
 		if _, ok := ns[it.Key]; !ok {
 			out = append(out, Change{Kind: ChangeRemoved, Key: it.Key})
 		}
 	}
-	for _, it := range next[p:] {
+	for _, it := range next {
 		n := ns[it.Key]
 		if n.item != it {
 			continue // a duplicate key: reported once
@@ -130,13 +211,9 @@ func tailDiff(prev, next []*Item) []Change {
 	return out
 }
 
-// slots maps every key of items (first occurrence) to its item and slot;
-// sibling positions start at base[parent].
-func slots(items []*Item, base map[string]int) map[string]placed {
-	counts := make(map[string]int, len(base))
-	for k, v := range base {
-		counts[k] = v
-	}
+// slots maps every key of items (first occurrence) to its item and slot.
+func slots(items []*Item) map[string]placed {
+	counts := map[string]int{}
 	m := make(map[string]placed, len(items))
 	for _, it := range items {
 		n := counts[it.ParentKey]

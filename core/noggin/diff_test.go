@@ -2,6 +2,8 @@ package noggin
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -144,28 +146,7 @@ func TestDiffDirect(t *testing.T) {
 // diffSlow is the plain algorithm of spec/changes.md over whole documents,
 // the oracle for Diff's fast paths.
 func diffSlow(prev, next *Document) []Change {
-	ps, ns := slots(prev.Items, nil), slots(next.Items, nil)
-	var out []Change
-	for _, it := range prev.Items {
-		if _, ok := ns[it.Key]; !ok {
-			out = append(out, Change{Kind: ChangeRemoved, Key: it.Key})
-		}
-	}
-	for _, it := range next.Items {
-		n := ns[it.Key]
-		if n.item != it {
-			continue
-		}
-		p, ok := ps[it.Key]
-		if !ok {
-			out = append(out, Change{Kind: ChangeAdded, Key: it.Key, At: n.slot})
-			continue
-		}
-		if p.slot != n.slot {
-			out = append(out, Change{Kind: ChangeMoved, Key: it.Key, From: p.slot, To: n.slot})
-		}
-		out = appendUpdated(out, p.item, it)
-	}
+	out := plainDiff(prev.Items, next.Items)
 	if prev.Active != next.Active {
 		out = append(out, Change{Kind: ChangeActiveChanged, FromKey: prev.Active, ToKey: next.Active})
 	}
@@ -187,6 +168,9 @@ func TestDiffFastPaths(t *testing.T) {
 		"move-and-note":     {{Type: OpMove, Key: "k6", ParentKey: "k1", Position: 0}, {Type: OpNote, Key: "k6", Note: &Note{Text: "x"}}},
 		"move-last-to-root": {{Type: OpMove, Key: "k5", AtEnd: true}},
 		"nothing":           nil,
+		"remove-and-append": {{Type: OpRemove, Keys: []string{"k3"}}, {Type: OpAdd, Item: newItem("n"), ParentKey: "k2", AtEnd: true}},
+		"move-root-last":    {{Type: OpMove, Key: "k1", AtEnd: true}},
+		"many-adds":         manyAdds(20),
 	}
 	for name, ops := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -194,11 +178,76 @@ func TestDiffFastPaths(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, pair := range [][2]*Document{{base, next}, {next, base}, {tree(F2), next}} {
+			// A reordering of shared items takes the plain path. Documents with
+			// a repeated item (or key) cannot be written; Diff must only not
+			// fail on them.
+			swapped := &Document{Items: slices.Clone(next.Items)}
+			swapped.Items[1], swapped.Items[len(swapped.Items)-2] = swapped.Items[len(swapped.Items)-2], swapped.Items[1]
+			twice := &Document{Items: append(slices.Clone(next.Items), next.Items[0])}
+			for _, pair := range [][2]*Document{{base, next}, {next, base}, {tree(F2), next}, {next, swapped}, {swapped, next}} {
 				if fast, slow := changesString(Diff(pair[0], pair[1])), changesString(diffSlow(pair[0], pair[1])); fast != slow {
 					t.Errorf("Diff = %s\nslow = %s", fast, slow)
 				}
 			}
+			_, _ = Diff(next, twice), Diff(twice, base)
 		})
+	}
+}
+
+func manyAdds(n int) []Op {
+	var ops []Op
+	for i := 0; i < n; i++ {
+		ops = append(ops, Op{Type: OpAdd, Item: newItem(fmt.Sprintf("n%d", i)), ParentKey: "k1", Position: i % 3})
+	}
+	return ops
+}
+
+// TestDiffRandomOracle compares Diff with the plain algorithm on chains of
+// random valid edits of a 60-item tree (fixed seed).
+func TestDiffRandomOracle(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%sitem%d\n", strings.Repeat("  ", min(i%4, 1+i%3)), i)
+	}
+	doc := tree(b.String())
+	applied := 0
+	for step := 0; step < 1000; step++ {
+		items := doc.Items
+		pick := func() string { return items[r.IntN(len(items))].Key }
+		var ops []Op
+		for n := 1 + r.IntN(3); n > 0; n-- {
+			switch r.IntN(6) {
+			case 0:
+				ops = append(ops, Op{Type: OpAdd, Item: newItem(fmt.Sprintf("n%d-%d", step, n)), ParentKey: pick(), Position: r.IntN(4), AtEnd: r.IntN(2) == 0})
+			case 1:
+				ops = append(ops, Op{Type: OpMove, Key: pick(), Position: r.IntN(5), AtEnd: r.IntN(3) == 0})
+			case 2:
+				ops = append(ops, Op{Type: OpNote, Key: pick(), Note: &Note{Text: "x"}})
+			case 3:
+				ops = append(ops, Op{Type: OpSet, Key: pick(), Title: ptr(fmt.Sprint(r.IntN(3)))})
+			case 4:
+				ops = append(ops, Op{Type: OpSetActive, Key: pick()})
+			default:
+				if len(items) > 20 {
+					k := pick()
+					ops = append(ops, Op{Type: OpRemove, Keys: []string{k}})
+				}
+			}
+		}
+		next, err := Apply(doc, ops)
+		if err != nil {
+			continue // a cycle, an orphan: try other edits
+		}
+		for _, pair := range [][2]*Document{{doc, next}, {next, doc}} {
+			if fast, slow := changesString(Diff(pair[0], pair[1])), changesString(diffSlow(pair[0], pair[1])); fast != slow {
+				t.Fatalf("step %d ops %+v\nDiff = %s\nslow = %s", step, ops, fast, slow)
+			}
+		}
+		doc = next
+		applied++
+	}
+	if applied < 300 {
+		t.Fatalf("only %d edits applied", applied)
 	}
 }
