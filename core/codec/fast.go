@@ -3,6 +3,7 @@ package codec
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -20,10 +21,51 @@ import (
 func decodeRune(b []byte) (rune, int) { return utf8.DecodeRune(b) }
 
 type fastParser struct {
+	// s is the input, viewed without copying for the duration of the call.
+	// No substring of s may end up in the Document: every string value is
+	// copied into the arena (or built there), so the result never refers
+	// to the caller's buffer.
 	s   string
 	pos int // start of the next unread line
 	// cache of the last peeked line
 	cachePos, cacheEnd int
+	// arena holds the bytes of all string values; it is only appended to,
+	// and a full chunk is replaced (never reallocated) so that strings
+	// already handed out stay valid and immutable.
+	arena []byte
+	chunk int
+	// blines is scratch space for block scalars
+	blines []bline
+}
+
+type bline struct {
+	content string // "" for an empty line
+}
+
+// reserve makes room for n more arena bytes.
+func (p *fastParser) reserve(n int) {
+	if cap(p.arena)-len(p.arena) < n {
+		p.arena = make([]byte, 0, max(p.chunk, n))
+	}
+}
+
+// since returns the arena bytes written since st as a string.
+func (p *fastParser) since(st int) string {
+	if len(p.arena) == st {
+		return ""
+	}
+	return unsafe.String(&p.arena[st], len(p.arena)-st)
+}
+
+// keep copies v into the arena.
+func (p *fastParser) keep(v string) string {
+	if v == "" {
+		return ""
+	}
+	p.reserve(len(v))
+	st := len(p.arena)
+	p.arena = append(p.arena, v...)
+	return p.since(st)
 }
 
 // chunk returns the next allocation size of a growing slab.
@@ -77,7 +119,7 @@ func decodeFast(data []byte) (doc *noggin.Document, ok bool) {
 			doc, ok = nil, false
 		}
 	}()
-	p := &fastParser{s: string(data)}
+	p := &fastParser{s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, 1<<20)}
 	return p.document(), true
 }
 
@@ -455,15 +497,19 @@ func (p *fastParser) scalar(rest string, n int) (int, string) {
 	}
 	switch v[0] {
 	case '\'':
-		return kString, singleQuoted(v)
+		return kString, p.singleQuoted(v)
 	case '"':
-		return kString, doubleQuoted(v)
+		return kString, p.doubleQuoted(v)
 	case '|', '>':
 		return kString, p.block(v, n)
 	case ' ', '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '%', '@', '`':
 		giveUp()
 	}
-	return classifyPlain(plain(v))
+	k, t := classifyPlain(plain(v))
+	if k == kString {
+		t = p.keep(t)
+	}
+	return k, t
 }
 
 // plainClass: 0 ordinary, 1 needs a look (space, '#', ':'), 2 give up.
@@ -550,7 +596,7 @@ func checkText(s string, tabs bool) {
 	}
 }
 
-func singleQuoted(v string) string {
+func (p *fastParser) singleQuoted(v string) string {
 	i := 1
 	escaped := false
 	for {
@@ -571,10 +617,18 @@ func singleQuoted(v string) string {
 	}
 	body := v[1:i]
 	checkText(body, false)
-	if escaped {
-		return strings.ReplaceAll(body, "''", "'")
+	if !escaped {
+		return p.keep(body)
 	}
-	return body
+	p.reserve(len(body))
+	st := len(p.arena)
+	for k := 0; k < len(body); k++ {
+		p.arena = append(p.arena, body[k])
+		if body[k] == '\'' {
+			k++ // skip the doubling quote
+		}
+	}
+	return p.since(st)
 }
 
 func hexVal(s string) (rune, bool) {
@@ -595,7 +649,7 @@ func hexVal(s string) (rune, bool) {
 	return r, true
 }
 
-func doubleQuoted(v string) string {
+func (p *fastParser) doubleQuoted(v string) string {
 	// fast case: no escapes
 	j := strings.IndexAny(v[1:], "\"\\")
 	if j < 0 {
@@ -607,9 +661,11 @@ func doubleQuoted(v string) string {
 		}
 		body := v[1 : 1+j]
 		checkText(body, false)
-		return body
+		return p.keep(body)
 	}
-	var b []byte
+	p.reserve(len(v) + len(v)/2) // \L and \P grow by one byte
+	st := len(p.arena)
+	b := p.arena
 	i := 1
 	for {
 		if i >= len(v) {
@@ -691,11 +747,14 @@ func doubleQuoted(v string) string {
 		}
 		b = utf8.AppendRune(b, r)
 	}
-	return string(b)
+	p.arena = b
+	return p.since(st)
 }
 
 // block parses a literal (|) or folded (>) block scalar whose header is h,
 // for a mapping with keys at column n, following js-yaml's readBlockScalar.
+// The first pass finds and validates the lines, the second writes the value
+// into the arena.
 func (p *fastParser) block(h string, n int) string {
 	folding := h[0] == '>'
 	const (
@@ -722,10 +781,8 @@ func (p *fastParser) block(h string, n int) string {
 	if indicator > 0 {
 		ci = n + indicator
 	}
-	var b strings.Builder
-	emptyLines := 0
-	didRead := false
-	atMoreIndented := false
+	lines := p.blines[:0]
+	size, content := 1, 0
 	for {
 		line, ok := p.peek()
 		if !ok {
@@ -738,12 +795,14 @@ func (p *fastParser) block(h string, n int) string {
 		if sp == len(line) { // spaces only
 			if ci < 0 {
 				maxLead = max(maxLead, sp)
-				emptyLines++
+				lines = append(lines, bline{})
+				size++
 				p.advance(line)
 				continue
 			}
 			if sp <= ci {
-				emptyLines++
+				lines = append(lines, bline{})
+				size++
 				p.advance(line)
 				continue
 			}
@@ -758,58 +817,74 @@ func (p *fastParser) block(h string, n int) string {
 			}
 		}
 		if sp < ci {
-			if !didRead {
-				giveUp()
-			}
 			break // end of the scalar
 		}
 		p.advance(line)
-		content := line[ci:]
-		checkText(content, !folding)
+		c := line[ci:]
+		checkText(c, !folding)
+		lines = append(lines, bline{content: c})
+		size += len(c) + 1
+		content++
+	}
+	p.blines = lines
+	if content == 0 {
+		giveUp()
+	}
+	p.reserve(size)
+	st := len(p.arena)
+	b := p.arena
+	emptyLines := 0
+	didRead := false
+	atMoreIndented := false
+	for _, l := range lines {
+		if l.content == "" {
+			emptyLines++
+			continue
+		}
+		c := l.content
 		if folding {
 			switch {
-			case content[0] == ' ' || content[0] == '\t':
+			case c[0] == ' ' || c[0] == '\t':
 				atMoreIndented = true
 				k := emptyLines
 				if didRead {
 					k++
 				}
-				writeNL(&b, k)
+				b = appendNL(b, k)
 			case atMoreIndented:
 				atMoreIndented = false
-				writeNL(&b, emptyLines+1)
+				b = appendNL(b, emptyLines+1)
 			case emptyLines == 0:
 				if didRead {
-					b.WriteByte(' ')
+					b = append(b, ' ')
 				}
 			default:
-				writeNL(&b, emptyLines)
+				b = appendNL(b, emptyLines)
 			}
 		} else {
 			k := emptyLines
 			if didRead {
 				k++
 			}
-			writeNL(&b, k)
+			b = appendNL(b, k)
 		}
-		b.WriteString(content)
+		b = append(b, c...)
 		didRead = true
 		emptyLines = 0
 	}
-	if !didRead {
-		giveUp()
-	}
 	switch chomp {
 	case keep:
-		writeNL(&b, emptyLines+1)
+		b = appendNL(b, emptyLines+1)
 	case clip:
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
-	return b.String()
+	p.arena = b
+	return p.since(st)
 }
 
-func writeNL(b *strings.Builder, k int) {
+func appendNL(b []byte, k int) []byte {
 	for ; k > 0; k-- {
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
+	return b
 }

@@ -111,4 +111,53 @@ var fastVariants = []string{
 	hdr("  - key: a\n    parentKey: null\n    title: ~\n    done:\n    notes:\n      - timestamp: 0\n        text: 12\n      - text: 0x1F\n        timestamp: .5\n"),
 }
 
-var _ = noggin.NewDocument
+// The decoders keep no reference to the input buffer: overwriting it after
+// decoding changes nothing (the store reuses its read buffers).
+func TestDecodeDoesNotRetainInput(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	inputs := [][]byte{EncodeYAML(gen.Doc(300, 9)), []byte(specDoc)}
+	for _, c := range fastVariants {
+		inputs = append(inputs, []byte(c))
+	}
+	for i := 0; i < 200; i++ {
+		inputs = append(inputs, EncodeYAML(randDoc(r, false)))
+	}
+	for _, in := range inputs {
+		for _, dec := range []func([]byte) (*noggin.Document, error){DecodeYAML, DecodeJSON, decodeYAMLSlow} {
+			buf := append([]byte(nil), in...)
+			doc, err := dec(buf)
+			if err != nil {
+				continue
+			}
+			for i := range buf {
+				buf[i] = 'x'
+			}
+			want, _ := dec(in)
+			if !reflect.DeepEqual(doc, want) {
+				t.Fatalf("document changed when the input buffer was overwritten:\n%s", in)
+			}
+		}
+		if jsonText := EncodeJSON(mustDecode(t, in)); true {
+			buf := append([]byte(nil), jsonText...)
+			doc, err := DecodeJSON(buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range buf {
+				buf[i] = 'x'
+			}
+			if want, _ := DecodeJSON(jsonText); !reflect.DeepEqual(doc, want) {
+				t.Fatalf("JSON document changed when the input buffer was overwritten")
+			}
+		}
+	}
+}
+
+func mustDecode(t *testing.T, in []byte) *noggin.Document {
+	t.Helper()
+	d, err := DecodeYAML(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
