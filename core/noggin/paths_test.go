@@ -91,8 +91,10 @@ func TestResolveCase158(t *testing.T) {
 		{"-", "path '-': active item has no previous sibling"},
 		{"+", "path '+': active item has no next sibling"},
 	} {
-		_, err := Resolve(doc, doc.Active, tc.path)
-		wantErr(t, err, CodePathNotFound, 1, tc.msg, F("path", tc.path), F("detail", tc.msg))
+		t.Run("case-158/"+tc.path, func(t *testing.T) {
+			_, err := Resolve(doc, doc.Active, tc.path)
+			wantErr(t, err, CodePathNotFound, 1, tc.msg, F("path", tc.path), F("detail", tc.msg))
+		})
 	}
 }
 

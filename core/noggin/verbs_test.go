@@ -357,6 +357,7 @@ func TestGotoCases(t *testing.T) {
 		{id: "case-056", start: F1, do: gotoV("+"), tree: "root1\n  alpha\n  beta\n    beta-kid\nroot2 *\n",
 			out: "active=/2\n/1 root1\n/2 root2 + <\n"},
 		{id: "case-226", start: F1, do: gotoV(""), err: E(CodePathRequired, 2, "goto: path required", F("verb", "goto"))},
+		{id: "case-057", start: F1, do: gotoV(""), err: E(CodePathRequired, 2, "goto: path required", F("verb", "goto"))},
 	})
 }
 
@@ -407,7 +408,7 @@ func TestDoneCases(t *testing.T) {
 				F("verb", "done"), F("path", "/1"), F("title", "root1"), F("openCount", 3))},
 		{id: "case-077", start: F1, do: pop(PopOpts{HasPath: true}),
 			err: E(CodePopNoPath, 2, "pop: takes no path; pop always operates on the active item", F("verb", "pop"))},
-		{id: "pop-goto", start: F1, do: pop(PopOpts{Goto: self}), err: E(CodeGotoUnsupported, 2, "pop: --goto is not supported", F("verb", "pop"))},
+		{id: "case-073", start: F1, do: pop(PopOpts{Goto: self}), err: E(CodeGotoUnsupported, 2, "pop: --goto is not supported", F("verb", "pop"))},
 		{id: "pop-path-before-goto", start: F4, do: pop(PopOpts{HasPath: true, Goto: self}),
 			err: E(CodePopNoPath, 2, "pop: takes no path; pop always operates on the active item", F("verb", "pop"))},
 		{id: "case-078", start: F1, do: done(DoneOpts{Path: "/1/2", Force: true, CloseAll: true}),
@@ -518,6 +519,26 @@ func TestShowCases(t *testing.T) {
 				F("verb", "show"), F("path", ".."), F("detail", "path '..': active item has no parent"))},
 		{id: "case-227", start: F1, do: show(ShowOpts{Goto: Goto{Present: true}}),
 			err: E(CodeGotoPathRequired, 1, "show: --goto requires a path", F("verb", "show"))},
+		{id: "case-107", start: "only active note=n1 note=n2", do: show(ShowOpts{}), noWrite: true, out: "active=/1\n/1 only + <\n",
+			check: func(t *testing.T, _ *memStore, res any) {
+				if n := res.(*View).Items[0]; len(n.Notes) != 2 || n.Notes[0].Text != "n1" || n.Notes[1].Text != "n2" {
+					t.Errorf("notes %v", n.Notes)
+				}
+			}},
+		{id: "case-108", start: F1, do: show(ShowOpts{Path: "/2"}), noWrite: true, out: "active=/1\n/1 root1\n/2 root2 + <\n",
+			check: func(t *testing.T, _ *memStore, res any) {
+				if n := res.(*View).Items[1]; len(n.Notes) != 0 || n.Notes == nil {
+					t.Errorf("notes %#v", n.Notes)
+				}
+			}},
+		{id: "case-112", start: "r active", prep: func(d *Document) { d.Items[0].Notes = []Note{{Timestamp: "", Text: "x\n\ny"}} },
+			do: show(ShowOpts{}), noWrite: true, check: func(t *testing.T, _ *memStore, res any) {
+				if n := res.(*View).Items[0]; len(n.Notes) != 1 || n.Notes[0] != (Note{"", "x\n\ny"}) {
+					t.Errorf("notes %#v", n.Notes)
+				}
+			}},
+		{id: "case-113", start: "x active", prep: func(d *Document) { d.Items[0].Title = "" }, do: show(ShowOpts{}), noWrite: true,
+			out: "active=/1\n/1  + <\n"},
 		{id: "show-notes-copied", start: "r active note=n1 note=n2", do: show(ShowOpts{}), noWrite: true,
 			check: func(t *testing.T, s *memStore, res any) {
 				n := res.(*View).Items[0]
@@ -546,6 +567,8 @@ func TestNoteCases(t *testing.T) {
 				F("path", "2024"), F("detail", "path not found: 2024 (no position 2024 under '/1')"))},
 		{id: "case-122", start: F1, do: note(NoteOpts{Path: "/1/2", Text: "observation", Goto: gotoP(".")}),
 			tree: "root1\n  alpha\n  beta *\n    beta-kid\nroot2\n", check: itemNotes("beta", ts("observation"))},
+		{id: "case-116", start: F1, do: note(NoteOpts{Text: "hello world"}), check: itemNotes("root1", ts("hello world"))},
+		{id: "case-123", start: F1, do: note(NoteOpts{Path: "/1/2"}), err: E(CodeTextRequired, 2, "note: text required", F("verb", "note"))},
 		{id: "case-124", start: F1, do: note(NoteOpts{Text: "  padded  "}), check: itemNotes("root1", ts("padded"))},
 		{id: "note-multiline", start: F1, do: note(NoteOpts{Text: "\nline1\nline2\n"}), check: itemNotes("root1", ts("line1\nline2"))},
 		{id: "note-closed-text", start: F1, do: note(NoteOpts{Text: "closed"}), check: itemNotes("root1", ts("closed"))},
@@ -751,8 +774,11 @@ func TestStoreErrorsPropagate(t *testing.T) {
 	}
 }
 
-// TestGotoBaseMissing covers the defensive goto-base-missing (case 232).
+// TestGotoBaseMissing covers the defensive goto-base-missing (case 232):
+// unreachable through the verbs, raised by the goto resolver itself.
 func TestGotoBaseMissing(t *testing.T) {
-	_, err := goTo(tree(F1), "ghost", self, "add")
-	wantErr(t, err, CodeGotoBaseMissing, 1, "add: --goto has no base item", F("verb", "add"))
+	t.Run("case-232", func(t *testing.T) {
+		_, err := goTo(tree(F1), "ghost", self, "add")
+		wantErr(t, err, CodeGotoBaseMissing, 1, "add: --goto has no base item", F("verb", "add"))
+	})
 }
