@@ -134,7 +134,7 @@ func Main(ctx context.Context, env Env) int {
 func HTTPHandler(h *Handler, log *slog.Logger) http.Handler {
 	srv := h.Server()
 	sh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: log})
+		&mcp.StreamableHTTPOptions{Logger: log, SessionTimeout: time.Hour})
 	return http.NewCrossOriginProtection().Handler(sh)
 }
 

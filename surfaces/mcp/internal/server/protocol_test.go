@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 )
 
@@ -303,3 +304,23 @@ func TestRelativeLocationInRoot(t *testing.T) {
 	}
 	mustExist(t, filepath.Join(dir, "sub", "n.yaml"))
 }
+
+// TestPanicBecomesEnvelope: an unexpected panic inside a call is an error
+// envelope (noggin-error, exit 1), not a crashed server.
+func TestPanicBecomesEnvelope(t *testing.T) {
+	eng := testEngine(t)
+	eng.Keys = panicKeys{}
+	cs := connect(t, NewHandler(Config{Engine: eng}))
+	file := filepath.Join(t.TempDir(), "n.yaml")
+	r := call(t, cs, "noggin_push", map[string]any{"noggin": file, "title": "x"})
+	if !r.IsError || !strings.Contains(r.Text, `"code": "noggin-error"`) || !strings.Contains(r.Text, "internal error: ") {
+		t.Errorf("got %s", r.Text)
+	}
+	if r := call(t, cs, "noggin_providers", nil); r.IsError {
+		t.Errorf("server unusable after a panic: %s", r.Text)
+	}
+}
+
+type panicKeys struct{}
+
+func (panicKeys) NewKeys(*noggin.Document, time.Time, int) []string { panic("no keys today") }
