@@ -198,16 +198,18 @@ func TestUnreadableIsIO(t *testing.T) { // 179
 }
 
 func TestBadFilesAreNeverOverwritten(t *testing.T) { // 188
-	tests := []struct{ name, content, code string }{
-		{"garbage", "items: [\n", noggin.CodeInvalidDocument},
-		{"scalar", "hello\n", noggin.CodeInvalidDocument},
-		{"future schema", "schemaVersion: 2\nactive: null\nitems: []\n", noggin.CodeUnsupportedSchema},
-		{"missing active", "schemaVersion: 1\nitems: []\n", noggin.CodeInvalidDocument},
+	tests := []struct{ name, file, content, code string }{
+		{"garbage", "bad.yaml", "items: [\n", noggin.CodeInvalidDocument},
+		{"scalar", "bad.yaml", "hello\n", noggin.CodeInvalidDocument},
+		{"future schema", "bad.yaml", "schemaVersion: 2\nactive: null\nitems: []\n", noggin.CodeUnsupportedSchema},
+		{"missing active", "bad.yaml", "schemaVersion: 1\nitems: []\n", noggin.CodeInvalidDocument},
+		{"yaml in a json file", "bad.json", "schemaVersion: 1\nactive: null\nitems: []\n", noggin.CodeInvalidDocument},
+		{"future schema json", "bad.json", `{"schemaVersion": 3, "active": null, "items": []}`, noggin.CodeUnsupportedSchema},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			p := filepath.Join(dir, "bad.yaml")
+			p := filepath.Join(dir, tc.file)
 			// A long-lived store opened while the file was good.
 			s := mustOpen(t, p, Options{})
 			if err := os.WriteFile(p, []byte(tc.content), 0o666); err != nil {
@@ -227,7 +229,7 @@ func TestBadFilesAreNeverOverwritten(t *testing.T) { // 188
 			if b, _ := os.ReadFile(p); string(b) != tc.content {
 				t.Errorf("file changed to %q", b)
 			}
-			if names := dirNames(t, dir); !slices.Equal(names, []string{"bad.yaml"}) {
+			if names := dirNames(t, dir); !slices.Equal(names, []string{tc.file}) {
 				t.Errorf("directory holds %v", names)
 			}
 		})
