@@ -16,7 +16,8 @@
 //
 // Decisions where the spec is silent or the model cannot hold the
 // original's value:
-//   - unquoted timestamps stay strings with their literal text;
+//   - unquoted timestamps (and !!timestamp values) stay strings with their
+//     literal text; !!binary values stay their base64 text;
 //   - a non-string key, parentKey, active or title becomes its JavaScript
 //     string form (123 → "123", true → "true"), null becomes "" (so a null
 //     title loads as the empty title); done is JavaScript truthiness;
@@ -32,7 +33,9 @@
 // Known gaps of the general parser (input js-yaml accepts but this package
 // refuses with invalid-document, unless the fast reader or the JSON
 // pre-parse handles it): the \/ escape and surrogate-pair \u escapes in
-// YAML double-quoted scalars, implicit keys longer than 1024 characters.
+// YAML double-quoted scalars, implicit keys longer than 1024 characters, a
+// tab as the first character of a folded block line. The non-specific tag
+// "!" is not seen (! 12 reads as a number, js-yaml reads "12").
 package codec
 
 import (

@@ -113,6 +113,57 @@ var loadCases = []string{
 	"schemaVersion: 1\nactive: null\nitems: []\nfolded: >-\n  " + strings.Repeat("word ", 30) + "\n  next\n",
 	"schemaVersion: 1\nactive: null\nitems: []\nempty_block: |-\nnext: 1\n",
 	"schemaVersion: 1\nactive: null\nitems: []\nempty_flow: {}\nempty_seq: []\n",
+	"schemaVersion: 1\nactive: null\nitems: [\n  {key: a, notes: [\n    {text: x}]},\n  {key: b, notes: []}\n]\n",
+	item("    title:    spaced out   \n    done: false\n    notes: []\n"),
+	item("    title: x\t\n    done: false\n    notes: []\n"),
+	item("    title:\n      on the next line\n    done: false\n    notes: []\n"),
+	item("    title: 'a' # quoted then comment\n    done: false\n    notes: []\n"),
+	item("    title: x\n    done: false\n    notes: \n"),
+	item("    title: x\n    done: false\n    notes:\n      - [a, b]\n"),
+	item("    title: |\n      # not a comment\n      key: not a key\n    # a real comment\n    done: false\n    notes: []\n"),
+	item("    titel: typo\n    done: false\n    notes: []\n    \"quoted \\u0041 key\": v\n"),
+	item("    title: ünïcödé ключ 🎉\n    ключ: значение\n    done: false\n    notes: []\n"),
+	"schemaVersion: 1\nactive: null\nitems:\n",
+	"---\n",
+	"--- |\n  text\n",
+	"schemaVersion: 1\nactive: null\nitems: []\n...\ngarbage: [\n",
+	"schemaVersion: 1\nactive: null\nitems:\n  # comment before first item\n  - key: a\n    notes: []\n    # trailing comment\n",
+	"schemaVersion: 1\nactive: null\nitems:\n  - key: a\n    notes: []\n  - key: b\n    parentKey: a\n    notes:\n    - text: same-indent notes\n    - text: second\n",
+	"schemaVersion: 1\nactive: null\nitems:\n  - key: a\n    title: >2\n       more\n      base\n\n\n      after blanks\n    notes: []\n",
+	"schemaVersion: 1\nactive: null\nitems:\n  - key: a\n    title: |-\n        deeper first\n      shallower\n    notes: []\n",
+	"schemaVersion: 1\nactive: null\nitems:\n  - key: a\n    title: >-\n\n      starts blank\n      folded\n    notes: []\n",
+	"schemaVersion: 1\nactive: null\nitems:\n  - key: a\n    title: |\n      tab\there\n    notes: []\n",
+	"schemaVersion: 1\nactive: null\nitems:\n  - key: a\n    title: >\n      \tmore by tab\n      x\n    notes: []\n",
+	"schemaVersion: 1\nactive: \"\"\nitems: []\n",
+	"schemaVersion: 1\nactive: 12\nitems: []\n",
+	"schemaVersion: 1\nactive: [a]\nitems: []\n",
+	"schemaVersion: 01\nactive: null\nitems: []\n",
+	"schemaVersion: 1.0e0\nactive: null\nitems: []\n",
+	"schemaVersion: +1\nactive: null\nitems: []\n",
+	"schemaVersion: !!int '1'\nactive: null\nitems: []\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nx: !!binary aGVsbG8=\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nx: !!timestamp 2026-01-01\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nx: !!float 1\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nx: !!null ''\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nx: !!set {a, b}\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nx: !!omap [{a: 1}]\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nx: ! 12\n",
+	"schemaVersion: 1\nactive: null\nitems: []\n? [a, b]\n: seq key\n? {a: 1}\n: map key\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nnull: 1\ntrue: 2\n1.50: 3\n",
+	"schemaVersion: 1\nactive: null\nitems: []\n~: 1\nnull: 2\n",
+	"schemaVersion: 1\nactive: null\nitems: []\n1: a\n'1': b\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nmerge:\n  <<: [{a: 1}, {a: 2, b: 2}]\n  b: 3\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nx: 'multi\n\n  line\n  single'\ny: \"multi\n  line  \\\n  double\"\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nx: plain\n\n  with blank\n",
+	"schemaVersion:    1\nactive:    null\nitems:    []\n",
+	"{schemaVersion: 1, active: null, items: []}\n",
+	"{\"schemaVersion\": 1, \"active\": null, \"items\": [], \"k\": \"\\/\"}\n",
+	"{\"schemaVersion\": 1, \"active\": null, \"items\": [], \"k\": \"\\u0000\"}\n",
+	"{\"schemaVersion\": 1, \"active\": null, \"items\": [], \"k\": 1e400}\n",
+	"[1, 2]\n",
+	"\"just a string\"\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nanchor: &a\n  x: 1\nref: *a\nref2: *a\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nundefined_alias: *nope\n",
 }
 
 // fallbackGaps are inputs js-yaml loads but the general parser (a YAML 1.1
@@ -123,6 +174,40 @@ var fallbackGaps = map[string]string{
 	loadCases[14]: "the \\/ escape in a multi-line double-quoted scalar",
 	loadCases[53]: "implicit keys longer than 1024 characters",
 	loadCases[63]: "surrogate-pair \\u escapes in YAML double-quoted scalars",
+	loadCases[88]: "a tab as the first character of a folded block line",
+	loadCases[112]: "the \\/ escape (JSON text; handled by the JSON pre-parse)",
+}
+
+// knownDiffs are inputs this package deliberately reads differently from
+// js-yaml (documented in the package doc).
+var knownDiffs = map[string]string{
+	loadCases[96]:  "!!binary stays its base64 text (js-yaml: a Uint8Array)",
+	loadCases[97]:  "!!timestamp stays a string (js-yaml: a Date)",
+	loadCases[99]:  "!!null on a quoted empty scalar is accepted",
+	loadCases[102]: "the non-specific tag ! is not seen by the general parser (12 stays a number)",
+}
+
+// fromJSView undoes jsView for a value read from loads.jsonl.
+func fromJSView(v any) any {
+	switch x := v.(type) {
+	case string:
+		if n, ok := strings.CutPrefix(x, "NUMBER:"); ok {
+			return noggin.Number(n)
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = fromJSView(e)
+		}
+		return out
+	case noggin.Map:
+		out := make(noggin.Map, len(x))
+		for i, f := range x {
+			out[i] = noggin.Field{Name: f.Name, Value: fromJSView(f.Value)}
+		}
+		return out
+	}
+	return v
 }
 
 var loadGoldenPaths = struct{ cases, loads string }{
@@ -202,6 +287,9 @@ func TestLoadMatchesJSYAML(t *testing.T) {
 		jsErr, hasErr := get(m, "error")
 		_, undef := get(m, "undefined")
 
+		if _, diff := knownDiffs[text]; diff {
+			continue
+		}
 		got, present, perr := parseYAMLGeneric([]byte(text))
 		switch {
 		case hasErr:
@@ -239,7 +327,7 @@ func TestLoadMatchesJSYAML(t *testing.T) {
 		if _, gap := fallbackGaps[text]; gap && derr != nil {
 			continue
 		}
-		wdoc, werr := normalize(want, false)
+		wdoc, werr := normalize(fromJSView(want), false)
 		if (werr == nil) != (derr == nil) || (werr != nil && werr.Error() != derr.Error()) {
 			t.Errorf("case %d: DecodeYAML error %v, want %v", i, derr, werr)
 			continue
