@@ -73,10 +73,13 @@ type Options struct {
 	Root string
 	// Memory registers the memory:// provider (tests, embedding).
 	Memory bool
-	// LockTimeout defaults to 5s.
+	// LockTimeout is how long a write waits for the cross-process lock
+	// before lock-timeout; defaults to 5s. (The message always says
+	// 5000ms, as the catalog does.)
 	LockTimeout time.Duration
-	// PollInterval is how often Watch checks the file for external
-	// changes; defaults to 200ms.
+	// PollInterval is how often a file is checked for external changes
+	// while someone watches it; defaults to 200ms. Without watchers,
+	// changes are noticed by the check before every Load and Update.
 	PollInterval time.Duration
 }
 
