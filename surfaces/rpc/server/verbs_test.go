@@ -40,6 +40,7 @@ var script = []step{
 	{"providers", providersStep{}},
 	{"where", whereStep{}},
 	{"show", noggin.ShowOpts{}},
+	{"show", noggin.ShowOpts{Goto: gotoPath("/1")}},
 	{"pop", noggin.PopOpts{}},
 	{"push", noggin.PushOpts{Title: "ship"}},
 	{"push", noggin.PushOpts{Title: "spec"}},
