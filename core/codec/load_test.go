@@ -170,11 +170,11 @@ var loadCases = []string{
 // parser) refuses; they fail with invalid-document unless the fast reader
 // or the JSON pre-parse handles them.
 var fallbackGaps = map[string]string{
-	loadCases[12]: "surrogate-pair \\u escapes (handled by the JSON pre-parse)",
-	loadCases[14]: "the \\/ escape in a multi-line double-quoted scalar",
-	loadCases[53]: "implicit keys longer than 1024 characters",
-	loadCases[63]: "surrogate-pair \\u escapes in YAML double-quoted scalars",
-	loadCases[88]: "a tab as the first character of a folded block line",
+	loadCases[12]:  "surrogate-pair \\u escapes (handled by the JSON pre-parse)",
+	loadCases[14]:  "the \\/ escape in a multi-line double-quoted scalar",
+	loadCases[53]:  "implicit keys longer than 1024 characters",
+	loadCases[63]:  "surrogate-pair \\u escapes in YAML double-quoted scalars",
+	loadCases[88]:  "a tab as the first character of a folded block line",
 	loadCases[112]: "the \\/ escape (JSON text; handled by the JSON pre-parse)",
 }
 
