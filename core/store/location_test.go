@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/noggin-go/noggin/core/noggin"
@@ -147,4 +148,34 @@ func TestProviders(t *testing.T) {
 	if got := Providers(Options{Memory: true}); len(got) != 2 || got[1].Scheme != "memory" {
 		t.Errorf("Providers(memory) = %v", got)
 	}
+}
+
+// FuzzLocation: routing never panics, file locations give absolute paths,
+// and a URI never routes to the file provider unless its scheme is file.
+func FuzzLocation(f *testing.F) {
+	for _, s := range []string{"", "x.yaml", "~/a", "~", "file://", "file:///tmp/a%20b", "file://~/x", "file://./x",
+		"FILE:///x", "memory://", "https://h/x", "file://C:/x", "file://%zz/x", "file:///a%2fb", "file:///%ff", "a+b.c-d://x"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, loc string, memory bool) {
+		r, err := routeLocation(loc, memory)
+		if err != nil {
+			return
+		}
+		switch r.scheme {
+		case "file":
+			if m := uriPattern.FindString(loc); m != "" && !strings.EqualFold(m, "file://") {
+				t.Fatalf("%q routed to file", loc)
+			}
+			if p, err := absPath(r.path); err == nil && !filepath.IsAbs(p) {
+				t.Fatalf("%q gave relative path %q", loc, p)
+			}
+		case "memory":
+			if !memory || r.label == "" {
+				t.Fatalf("%q routed to memory %+v", loc, r)
+			}
+		default:
+			t.Fatalf("%q routed to %+v", loc, r)
+		}
+	})
 }
