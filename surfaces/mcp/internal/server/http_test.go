@@ -111,6 +111,7 @@ func TestMainFlags(t *testing.T) {
 		{[]string{"--root", "/definitely/not/here"}, 2, "--root"},
 		{[]string{"--log-level", "loud"}, 2, "--log-level"},
 		{[]string{"--help"}, 0, "usage: noggin-mcp"},
+		{[]string{"--version"}, 0, ""},
 		{[]string{}, 0, ""}, // stdio on an empty stdin: clean EOF
 	} {
 		code, stderr := run(c.args...)

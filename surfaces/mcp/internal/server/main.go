@@ -38,6 +38,7 @@ Serves the noggin MCP tools over stdio (default) or streamable HTTP.
   --http ADDR      serve streamable HTTP on ADDR (e.g. 127.0.0.1:8765) instead of stdio
   --allow-remote   allow --http on a non-loopback address (no authentication: use with care)
   --log-level L    stderr log level: debug, info, warn, error (default warn)
+  --version        print the version and exit
 `
 
 // Main runs the noggin-mcp binary and returns its exit code. Logs go to
@@ -50,11 +51,16 @@ func Main(ctx context.Context, env Env) int {
 	httpAddr := fs.String("http", "", "")
 	allowRemote := fs.Bool("allow-remote", false, "")
 	level := fs.String("log-level", "warn", "")
+	version := fs.Bool("version", false, "")
 	if err := fs.Parse(env.Args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
+	}
+	if *version {
+		fmt.Fprintf(env.Stdout, "%s %s\n", Name, Version)
+		return 0
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(env.Stderr, "noggin-mcp: unexpected argument %q\n", fs.Arg(0))
