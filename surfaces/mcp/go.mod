@@ -4,6 +4,8 @@ go 1.26
 
 require github.com/noggin-go/noggin/core v0.0.0
 
+require go.yaml.in/yaml/v3 v3.0.6 // indirect
+
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/modelcontextprotocol/go-sdk v1.8.0
