@@ -23,5 +23,6 @@ awk '/^BenchmarkRPC\// {
 		if ($(i+1) == "p50-ms") p50 = $i
 		if ($(i+1) == "p99-ms") p99 = $i
 	}
-	printf "| %s | %s | %s | %s | %s | %s |\n", (verb == "show" ? "Show" : "Note"), size, $2, rps, p50, p99
+	name = verb == "show" ? "Show (same view, cached)" : verb == "showcold" ? "Show (view built per call)" : "Note"
+	printf "| %s | %s | %s | %s | %s | %s |\n", name, size, $2, rps, p50, p99
 }' "$out"
