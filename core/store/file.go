@@ -108,7 +108,7 @@ func (s *fileStore) Load() (*noggin.Document, error) {
 func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	now := time.Now()
 	st, statErr := s.stat()
-	if statErr == nil && s.loaded && st == s.st && (!strict || !s.racy(now)) {
+	if statErr == nil && s.loaded && st == s.st && (!strict || !s.racy()) {
 		return s.doc, nil
 	}
 	if statErr == nil && s.failErr != nil && st == s.failSt && s.failAt.UnixNano()-st.mtime >= int64(racyWindow) {
@@ -145,7 +145,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 
 // racy reports whether the cached stamp is too close to the file's mtime
 // to prove that the file is unchanged.
-func (s *fileStore) racy(now time.Time) bool {
+func (s *fileStore) racy() bool {
 	return s.st.exists && s.checked.UnixNano()-s.st.mtime < int64(racyWindow)
 }
 
