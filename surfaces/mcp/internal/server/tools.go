@@ -166,7 +166,7 @@ var toolDefs = []*mcp.Tool{
 	},
 	{
 		Name:        "noggin_done",
-		Description: "Mark target done and surface to its parent. Idempotent.",
+		Description: "Mark target done (default: active) and surface to its parent, which becomes active. Closing an already-done item adds no second close note.",
 		InputSchema: schema([]string{"noggin"}, pNoggin, pPath, pForce, pClose),
 		Annotations: annotations(false, true, false),
 	},
