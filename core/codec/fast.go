@@ -94,6 +94,31 @@ func (p *fastParser) peek() (string, bool) {
 
 func (p *fastParser) advance(line string) { p.pos += len(line) + 1 }
 
+// skipIgnorable skips blank lines and full-line comments between entries
+// (never inside block scalars, which read their lines themselves).
+func (p *fastParser) skipIgnorable() {
+	for {
+		line, ok := p.peek()
+		if !ok {
+			return
+		}
+		i := 0
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		if i < len(line) && line[i] != '#' {
+			if line[i] == '\t' {
+				giveUp()
+			}
+			return
+		}
+		if i < len(line) {
+			checkText(line[i:], true)
+		}
+		p.advance(line)
+	}
+}
+
 func spaces(line string) int {
 	i := 0
 	for i < len(line) && line[i] == ' ' {
@@ -135,6 +160,7 @@ func (p *fastParser) document() *noggin.Document {
 	var order [3]string
 	n := 0
 	for {
+		p.skipIgnorable()
 		line, ok := p.peek()
 		if !ok {
 			break
@@ -244,6 +270,7 @@ type itemState struct {
 }
 
 func (p *fastParser) items() []*noggin.Item {
+	p.skipIgnorable()
 	line, ok := p.peek()
 	if !ok {
 		giveUp()
@@ -275,6 +302,7 @@ func (p *fastParser) items() []*noggin.Item {
 		items = append(items, st.it)
 	}
 	for {
+		p.skipIgnorable()
 		line, ok := p.peek()
 		if !ok {
 			break
@@ -371,6 +399,7 @@ func (p *fastParser) itemField(st *itemState, line string, fi int, notesSlab *[]
 // notes of all items share one backing array (each item's slice is capped,
 // so appending to it copies).
 func (p *fastParser) notes(fi int, slab *[]noggin.Note) []noggin.Note {
+	p.skipIgnorable()
 	line, ok := p.peek()
 	if !ok {
 		giveUp()
@@ -383,6 +412,7 @@ func (p *fastParser) notes(fi int, slab *[]noggin.Note) []noggin.Note {
 	start := len(*slab)
 	seen := -1 // -1: no note open; else bit set of fields seen
 	for {
+		p.skipIgnorable()
 		line, ok := p.peek()
 		if !ok {
 			break

@@ -108,6 +108,7 @@ var fastVariants = []string{
 	item("    title: \"esc \\t \\\" \\\\ \\u00e9 \\x41\"\n    done: yes\n    createdAt: 2026-01-01T00:00:00Z\n    pushedAt: x\n    notes: []\n"),
 	item("    title: |+\n      keep\n\n    done: 1\n    notes:\n      - text: >\n          folded\n          text\n\n           more\n          back\n"),
 	"active: null\nitems:\n  - notes: []\n    key: b\nschemaVersion: 1\n",
+	"# my noggin\n\n" + strings.ReplaceAll(strings.ReplaceAll(specDoc, "\n  - key", "\n\n  # next item\n  - key"), "    notes:\n", "    notes:\n      # the log\n\n") + "\n# end\n",
 	hdr("  - key: a\n    parentKey: null\n    title: ~\n    done:\n    notes:\n      - timestamp: 0\n        text: 12\n      - text: 0x1F\n        timestamp: .5\n"),
 }
 
