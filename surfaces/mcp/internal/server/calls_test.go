@@ -207,6 +207,9 @@ var callCases = []callCase{
 	{name: "err-no-provider-https", fixture: "F1", tool: "noggin_push", args: `{"noggin": "https://example.com/x.yaml", "title": "x"}`},
 	{name: "err-io-directory", fixture: "F1", tool: "noggin_show", args: `{"noggin": "$D"}`},
 	{name: "err-invalid-document", fixture: "BAD", tool: "noggin_show", args: `{"noggin": "$N"}`},
+	{name: "err-invalid-note", fixture: "NOTE", tool: "noggin_show", args: `{"noggin": "$N"}`},
+	{name: "err-invalid-document-on-write", fixture: "DANGLING", tool: "noggin_push", args: `{"noggin": "$N", "title": "x"}`},
+	{name: "show-dangling-readable", fixture: "DANGLING", tool: "noggin_show", args: `{"noggin": "$N", "withAll": true}`},
 	{name: "err-unsupported-schema", fixture: "SCHEMA", tool: "noggin_show", args: `{"noggin": "$N"}`},
 	{name: "err-lock-timeout", fixture: "F1", tool: "noggin_push", args: `{"noggin": "$N", "title": "x"}`,
 		setup: func(t *testing.T, dir string) {

@@ -38,6 +38,10 @@ var fixtures = map[string]fixture{
 	// Invalid and unsupported documents.
 	"BAD":    {raw: "schemaVersion: 1\nactive: null\nitems: [\n"},
 	"SCHEMA": {raw: "schemaVersion: 2\nactive: null\nitems: []\n"},
+	// A note without text (invalid-note on read).
+	"NOTE": {raw: "schemaVersion: 1\nactive: null\nitems:\n  - key: k1\n    parentKey: null\n    title: t\n    done: false\n    notes:\n      - timestamp: null\n"},
+	// A dangling parentKey: readable, but no write validates.
+	"DANGLING": {raw: "schemaVersion: 1\nactive: null\nitems:\n  - key: k1\n    parentKey: ghost\n    title: orphan\n    done: false\n    notes: []\n"},
 }
 
 // writeFixture writes fixture name to dir/file (nothing for F0) and
