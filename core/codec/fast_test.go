@@ -81,13 +81,13 @@ func TestFastAgreesWithGeneral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var dumps []string
+	var dumps []struct{ YAML string }
 	if err := json.Unmarshal(raw, &dumps); err != nil {
 		t.Fatal(err)
 	}
 	accepted, total = 0, 0
 	for _, d := range dumps {
-		try([]byte(d))
+		try([]byte(d.YAML))
 	}
 	t.Logf("js-yaml dumps: fast reader accepted %d of %d", accepted, total)
 	for _, c := range loadCases {

@@ -19,7 +19,8 @@ import (
 
 // -jsyaml=<node_modules dir with js-yaml 4.1.0> regenerates
 // testdata/jsyaml/{cases.jsonl,dumps.json}: random hostile documents and
-// what the original tool's YAML library writes for them.
+// what the original tool's YAML library (and JSON.stringify) writes for
+// them.
 var jsyamlDir = flag.String("jsyaml", "", "node_modules directory holding js-yaml 4.1.0; regenerate testdata/jsyaml")
 
 const jsyamlDirPath = "testdata/jsyaml"
@@ -80,7 +81,7 @@ func TestJSYAMLGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var dumps []string
+	var dumps []struct{ YAML, JSON string }
 	if err := json.Unmarshal(raw, &dumps); err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +94,12 @@ func TestJSYAMLGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
+		if j := EncodeJSON(doc); string(j) != dumps[i].JSON {
+			t.Errorf("case %d: EncodeJSON differs from JSON.stringify:\n%s", i, lineDiff(dumps[i].JSON, string(j)))
+		}
 		got := EncodeYAML(doc)
-		if string(got) != dumps[i] {
-			t.Errorf("case %d: EncodeYAML differs from js-yaml:\n%s", i, lineDiff(dumps[i], string(got)))
+		if string(got) != dumps[i].YAML {
+			t.Errorf("case %d: EncodeYAML differs from js-yaml:\n%s", i, lineDiff(dumps[i].YAML, string(got)))
 			continue
 		}
 		back, err := DecodeYAML(got)
