@@ -220,3 +220,45 @@ func TestReflectionAndHealth(t *testing.T) {
 		t.Fatalf("health: %v %v", res, err)
 	}
 }
+
+// TestDNSRebindingGuard: without a token, a Host header that is not
+// loopback is refused; with a token it is allowed (the token guards).
+func TestDNSRebindingGuard(t *testing.T) {
+	for _, tc := range []struct {
+		token, host string
+		status      int
+	}{
+		{"", "evil.example:7777", http.StatusForbidden},
+		{"", "localhost:7777", http.StatusOK},
+		{"", "127.0.0.1", http.StatusOK},
+		{"", "[::1]:7777", http.StatusOK},
+		{"tok", "noggin.example:7777", http.StatusOK},
+	} {
+		var opts []serverOpt
+		if tc.token != "" {
+			opts = append(opts, withToken(tc.token))
+		}
+		ts := startServer(t, "", opts...)
+		req, err := http.NewRequest("POST", ts.url+"/noggin.v1.NogginService/Providers", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = tc.host
+		req.Header.Set("Content-Type", "application/json")
+		if tc.token != "" {
+			req.Header.Set("Authorization", "Bearer "+tc.token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tc.status {
+			t.Errorf("token %q host %q: %d %s", tc.token, tc.host, res.StatusCode, body)
+		}
+		if tc.status == http.StatusForbidden && !strings.Contains(string(body), "permission_denied") {
+			t.Errorf("refusal is not a Connect error: %s", body)
+		}
+	}
+}

@@ -8,7 +8,9 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"net"
 	"net/http"
+	"strings"
 	"sync"
 
 	"connectrpc.com/connect"
@@ -34,7 +36,9 @@ type Config struct {
 	// the only directory whose noggins are served.
 	Store store.Options
 	// Token, when non-empty, is the bearer token every call of the noggin
-	// service and of reflection must carry (health stays open).
+	// service and of reflection must carry (health stays open). Without a
+	// token, only requests whose Host names the loopback interface are
+	// served (a guard against DNS rebinding).
 	Token string
 	// MaxBytes limits the size of a request body (DefaultMaxBytes if 0).
 	MaxBytes int64
@@ -74,7 +78,21 @@ func New(cfg Config) (*Server, error) {
 	mux.Handle(grpcreflect.NewHandlerV1Alpha(reflector, authed...))
 	mux.Handle(grpchealth.NewHandler(grpchealth.NewStaticChecker(nogginv1connect.NogginServiceName), opts...))
 	max := cfg.MaxBytes
+	checkHost := cfg.Token == ""
+	errw := connect.NewErrorWriter()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Without a token the server trusts every local client; a request
+		// naming another host can only come through DNS rebinding (a web
+		// page whose domain now resolves to 127.0.0.1), so refuse it.
+		if checkHost && !loopbackHost(r.Host) {
+			err := connect.NewError(connect.CodePermissionDenied, errors.New("host "+r.Host+" refused: without a token only loopback host names are served"))
+			if errw.IsSupported(r) {
+				_ = errw.Write(w, r, err)
+			} else {
+				http.Error(w, err.Message(), http.StatusForbidden)
+			}
+			return
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, max)
 		mux.ServeHTTP(w, r)
 	})
@@ -90,6 +108,21 @@ func (s *Server) Close() { s.svc.close() }
 
 // Watchers returns the number of Watch streams currently open.
 func (s *Server) Watchers() int { return s.svc.watchers() }
+
+// loopbackHost reports whether a Host header names the loopback interface
+// (localhost, 127.0.0.0/8, ::1), with or without a port.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
 
 // authInterceptor checks the bearer token of every call.
 type authInterceptor struct{ want string }
