@@ -313,7 +313,7 @@ func (s *service) Snapshot(_ context.Context, req *connect.Request[nogginv1.Snap
 	if err != nil {
 		return nil, toConnectError("snapshot", err)
 	}
-	return connect.NewResponse(&nogginv1.SnapshotResponse{Document: convert.DocumentToProto(doc)}), nil
+	return connect.NewResponse(&nogginv1.SnapshotResponse{Document: s.shows.document(st, doc)}), nil
 }
 
 func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.WatchRequest], stream *connect.ServerStream[nogginv1.WatchResponse]) error {
@@ -341,7 +341,7 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 	if err != nil {
 		return toConnectError("watch", err)
 	}
-	if err := stream.Send(&nogginv1.WatchResponse{Initial: true, Document: convert.DocumentToProto(doc)}); err != nil {
+	if err := stream.Send(&nogginv1.WatchResponse{Initial: true, Document: s.shows.document(st, doc)}); err != nil {
 		return err
 	}
 	for {
@@ -363,7 +363,7 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 					continue
 				}
 				msg.Changes = convert.ChangesToProto(ev.Changes)
-				msg.Document = convert.DocumentToProto(ev.Doc)
+				msg.Document = s.shows.document(st, ev.Doc)
 			}
 			if err := stream.Send(msg); err != nil {
 				return err

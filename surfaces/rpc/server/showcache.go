@@ -5,9 +5,11 @@ import (
 
 	"github.com/noggin-go/noggin/core/noggin"
 	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
+	"github.com/noggin-go/noggin/surfaces/rpc/internal/convert"
 )
 
-// showCache memoises read-only Show results per noggin. A view is a pure
+// showCache memoises read-only Show results (and the snapshot message) per
+// noggin. A view is a pure
 // function of the document and the show options, and a store returns the
 // same *Document until the noggin changes (documents are never mutated in
 // place), so a result is reused while the store hands out the same
@@ -18,8 +20,9 @@ type showCache struct {
 }
 
 type showEntry struct {
-	doc   *noggin.Document
-	views map[showKey]*nogginv1.View
+	doc      *noggin.Document
+	views    map[showKey]*nogginv1.View
+	snapshot *nogginv1.Document // the converted doc, once asked for
 }
 
 type showKey struct {
@@ -56,6 +59,37 @@ func (c *showCache) put(st noggin.Store, doc *noggin.Document, k showKey, v *nog
 		clear(e.views)
 	}
 	e.views[k] = v
+}
+
+// document returns the snapshot message of doc, converting it once per
+// document (Snapshot calls and every watcher of one event share it).
+func (c *showCache) document(st noggin.Store, doc *noggin.Document) *nogginv1.Document {
+	c.mu.Lock()
+	e := c.entries[st]
+	if e != nil && e.doc == doc && e.snapshot != nil {
+		c.mu.Unlock()
+		return e.snapshot
+	}
+	c.mu.Unlock()
+	p := convert.DocumentToProto(doc)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[noggin.Store]*showEntry{}
+	}
+	e = c.entries[st]
+	if e == nil || e.doc != doc {
+		// Only move the entry forward: a lagging watcher's older document
+		// must not evict the current one.
+		cur, err := st.Load()
+		if err != nil || cur != doc {
+			return p
+		}
+		e = &showEntry{doc: doc, views: map[showKey]*nogginv1.View{}}
+		c.entries[st] = e
+	}
+	e.snapshot = p
+	return p
 }
 
 // pinnedStore is a store whose Load returns one fixed document, so that a
