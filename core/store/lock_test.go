@@ -203,6 +203,12 @@ func crashLane(t *testing.T, rng *rand.Rand, rounds int) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "x.yaml")
 	var want []string // the keys as of the last check
+	// Rounds after whose kill: the child had written, a lock was left, a
+	// temporary lock directory was left, a temporary file was left.
+	var stats [4]int
+	defer func() {
+		t.Logf("%d rounds; child had written %d, left a lock %d, a lock temp %d, a temp file %d", rounds, stats[0], stats[1], stats[2], stats[3])
+	}()
 	for round := range rounds {
 		prefix := "c" + strconv.Itoa(round)
 		cmd := startWriter(p, prefix, 0, "crashwriter")
@@ -230,9 +236,22 @@ func crashLane(t *testing.T, rng *rand.Rand, rounds int) {
 		if err != nil {
 			t.Fatalf("round %d: file does not parse: %v\n%s", round, err, b)
 		}
+		for _, n := range dirNames(t, dir) {
+			switch {
+			case strings.HasPrefix(n, "x.yaml.lock.tmp-"):
+				stats[2]++
+			case n == "x.yaml.lock":
+				stats[1]++
+			case strings.HasPrefix(n, "x.yaml.tmp-"):
+				stats[3]++
+			}
+		}
 		got := keysOf(doc)
 		if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
 			t.Fatalf("round %d: keys %v do not extend %v", round, got, want)
+		}
+		if len(got) > len(want) {
+			stats[0]++
 		}
 		for i, k := range got[len(want):] {
 			if k != prefix+"-"+strconv.Itoa(i) {
