@@ -213,3 +213,34 @@ func TestEveryVerbMatchesEngine(t *testing.T) {
 		})
 	}
 }
+
+// TestShowSeesExternalChange: a cached Show view is not served once another
+// process (here: another store instance) changed the file.
+func TestShowSeesExternalChange(t *testing.T) {
+	ts := startServer(t, "")
+	c := ts.client(t, "connect")
+	ctx := ctxT(t)
+	const loc = "x.yaml"
+	if _, err := c.Push(ctx, loc, noggin.PushOpts{Title: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // the second call is a cache hit
+		if v, err := c.Show(ctx, loc, noggin.ShowOpts{Path: "/1"}); err != nil || v.Items[0].Title != "one" {
+			t.Fatalf("show: %+v %v", v, err)
+		}
+	}
+	other, err := store.Open(filepath.Join(ts.root, loc), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := testEngine(t).Edit(other, noggin.EditOpts{Path: "/1", Title: ptr("two")}); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := c.Show(ctx, loc, noggin.ShowOpts{Path: "/1"}); err != nil || v.Items[0].Title != "two" {
+		t.Fatalf("show after external edit: %+v %v", v, err)
+	}
+	snap, err := c.Snapshot(ctx, loc)
+	if err != nil || snap.Items[0].Title != "two" {
+		t.Fatalf("snapshot after external edit: %+v %v", snap, err)
+	}
+}
