@@ -27,6 +27,8 @@ type (
 	whereStep     struct{}
 	providersStep struct{}
 	copySelfStep  struct{}
+	// copyToStep copies the script's noggin into another one.
+	copyToStep struct{ dest string }
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -78,6 +80,8 @@ var script = []step{
 	{"delete", noggin.DeleteOpts{}},
 	{"delete", noggin.DeleteOpts{Path: "/1", Goto: gotoSelf()}},
 	{"copy", copySelfStep{}},
+	{"copy", copyToStep{"work/b.yaml"}},
+	{"copy", copyToStep{"work/b.yaml"}},
 	{"delete", noggin.DeleteOpts{Path: "/1", Recursive: true}},
 	{"push", noggin.PushOpts{Title: ""}},
 	{"push", noggin.PushOpts{Title: "émoji 🚀 <&> \"q\""}},
@@ -94,6 +98,8 @@ func runRPC(ctx context.Context, c *client.Client, loc string, s step) (any, err
 		return c.Where(ctx, loc)
 	case copySelfStep:
 		return c.Copy(ctx, loc, loc)
+	case copyToStep:
+		return c.Copy(ctx, loc, o.dest)
 	case noggin.ShowOpts:
 		return c.Show(ctx, loc, o)
 	case noggin.PushOpts:
@@ -132,6 +138,12 @@ func runDirect(eng *noggin.Engine, root, loc string, s step) (any, error) {
 		return st.Describe(), nil
 	case copySelfStep:
 		return eng.Copy(st, st)
+	case copyToStep:
+		dst, err := store.Open(o.dest, opts)
+		if err != nil {
+			return nil, err
+		}
+		return eng.Copy(st, dst)
 	case noggin.ShowOpts:
 		return eng.Show(st, o)
 	case noggin.PushOpts:
@@ -205,10 +217,12 @@ func TestEveryVerbMatchesEngine(t *testing.T) {
 			if !proto.Equal(convert.DocumentToProto(snap), convert.DocumentToProto(doc)) || !noggin.Equal(snap, doc) {
 				t.Fatalf("snapshot differs:\n%v\n%v", convert.DocumentToProto(snap), convert.DocumentToProto(doc))
 			}
-			a, _ := os.ReadFile(filepath.Join(ts.root, loc))
-			b, _ := os.ReadFile(filepath.Join(directRoot, loc))
-			if !bytes.Equal(a, b) || len(a) == 0 {
-				t.Fatalf("files differ:\n%s\n---\n%s", a, b)
+			for _, name := range []string{loc, "work/b.yaml"} {
+				a, _ := os.ReadFile(filepath.Join(ts.root, name))
+				b, _ := os.ReadFile(filepath.Join(directRoot, name))
+				if !bytes.Equal(a, b) || len(a) == 0 {
+					t.Fatalf("%s differs:\n%s\n---\n%s", name, a, b)
+				}
 			}
 		})
 	}
