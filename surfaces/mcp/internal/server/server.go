@@ -149,11 +149,29 @@ func (h *Handler) run(tool string, a args) (any, error) {
 	if loc == "" {
 		return nil, argError(msgNogginRequired)
 	}
-	st, err := h.open(loc)
+	st, err := h.cache.Open(loc)
 	if err != nil {
 		return nil, err
 	}
-	return tools[tool](h, st, a)
+	data, err := tools[tool](h, st, a)
+	if err != nil && isArgError(err) {
+		// The open must win over the tool's own argument checks. The
+		// engine loads (and so reports a cached noggin whose file has since
+		// become unreadable or invalid) before any check of its own; only
+		// our argument checks run before that, so only they need this.
+		if _, lerr := st.Load(); lerr != nil {
+			return nil, lerr
+		}
+	}
+	return data, err
+}
+
+// isArgError reports whether err may be an MCP argument error (the shape
+// of argError; a wrapped non-noggin error has it too, which only costs an
+// extra Load).
+func isArgError(err error) bool {
+	e, ok := err.(*noggin.Error)
+	return ok && e.Literal && e.Code == noggin.CodeNogginError && len(e.Data) == 0
 }
 
 // open opens a location through the cache. A cached noggin whose file has
@@ -316,6 +334,10 @@ func (h *Handler) delete(st noggin.Store, a args) (any, error) {
 }
 
 func (h *Handler) where(st noggin.Store, _ args) (any, error) {
+	// where loads the noggin: an unreadable or invalid file fails it.
+	if _, err := st.Load(); err != nil {
+		return nil, err
+	}
 	return st.Describe(), nil
 }
 
