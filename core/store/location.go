@@ -4,15 +4,29 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
-// uriPattern recognises a location with a scheme (spec/storage.md).
-var uriPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+// uriPrefix returns the "<scheme>://" prefix of a location matching
+// ^[A-Za-z][A-Za-z0-9+.-]*:// (spec/storage.md), or "".
+func uriPrefix(s string) string {
+	if s == "" || !isAlpha(s[0]) {
+		return ""
+	}
+	i := 1
+	for i < len(s) && (isAlpha(s[i]) || s[i] >= '0' && s[i] <= '9' || s[i] == '+' || s[i] == '.' || s[i] == '-') {
+		i++
+	}
+	if strings.HasPrefix(s[i:], "://") {
+		return s[:i+3]
+	}
+	return ""
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // route is the outcome of routing a location: a provider scheme and the
 // provider-specific rest.
@@ -30,7 +44,7 @@ func routeLocation(location string, memory bool) (route, error) {
 	if location == "" {
 		return route{}, noggin.NewError(noggin.CodeNoLocation)
 	}
-	m := uriPattern.FindString(location)
+	m := uriPrefix(location)
 	if m == "" {
 		return route{scheme: "file", path: location}, nil
 	}
@@ -94,8 +108,7 @@ func fileURLToPath(location string) (string, bool) {
 }
 
 func isDriveLetter(s string) bool {
-	return len(s) == 2 && (s[1] == ':' || s[1] == '|') &&
-		(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
+	return len(s) == 2 && (s[1] == ':' || s[1] == '|') && isAlpha(s[0])
 }
 
 // expandHome expands "~" and a leading "~/" (or "~\") to the home

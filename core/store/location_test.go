@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -150,6 +151,9 @@ func TestProviders(t *testing.T) {
 	}
 }
 
+// uriPattern is the spec's definition of a URI location.
+var uriPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
 // FuzzLocation: routing never panics, file locations give absolute paths,
 // and a URI never routes to the file provider unless its scheme is file.
 func FuzzLocation(f *testing.F) {
@@ -158,6 +162,9 @@ func FuzzLocation(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, loc string, memory bool) {
+		if got, want := uriPrefix(loc), uriPattern.FindString(loc); got != want {
+			t.Fatalf("uriPrefix(%q) = %q, want %q", loc, got, want)
+		}
 		r, err := routeLocation(loc, memory)
 		if err != nil {
 			return
