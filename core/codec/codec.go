@@ -94,16 +94,25 @@ func DecodeJSON(data []byte) (*noggin.Document, error) {
 
 // EncodeYAML writes doc in the original tool's YAML layout, ending in "\n".
 func EncodeYAML(doc *noggin.Document) []byte {
-	b := make([]byte, 0, estimateSize(doc))
-	b = appendYAMLDoc(b, doc)
-	return append(b, '\n')
+	return AppendYAML(make([]byte, 0, estimateSize(doc)), doc)
+}
+
+// AppendYAML appends EncodeYAML(doc) to dst (so a caller can reuse one
+// buffer across writes) and returns the extended buffer.
+func AppendYAML(dst []byte, doc *noggin.Document) []byte {
+	dst = appendYAMLDoc(dst, doc)
+	return append(dst, '\n')
 }
 
 // EncodeJSON writes doc as two-space indented JSON plus "\n".
 func EncodeJSON(doc *noggin.Document) []byte {
-	b := make([]byte, 0, estimateSize(doc)*3/2)
-	b = appendJSONDoc(b, doc)
-	return append(b, '\n')
+	return AppendJSON(make([]byte, 0, estimateSize(doc)*3/2), doc)
+}
+
+// AppendJSON appends EncodeJSON(doc) to dst and returns the extended buffer.
+func AppendJSON(dst []byte, doc *noggin.Document) []byte {
+	dst = appendJSONDoc(dst, doc)
+	return append(dst, '\n')
 }
 
 func estimateSize(doc *noggin.Document) int {

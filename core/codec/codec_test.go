@@ -301,3 +301,20 @@ func TestJSONStrings(t *testing.T) {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
 }
+
+func TestAppendReusesBuffer(t *testing.T) {
+	in, _ := os.ReadFile("testdata/spec-example.yaml")
+	doc, err := DecodeYAML(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 4096)
+	buf = append(buf, "prefix"...)
+	out := AppendYAML(buf, doc)
+	if string(out[6:]) != string(in) || &out[0] != &buf[:1][0] {
+		t.Errorf("AppendYAML: %q", out)
+	}
+	if j := AppendJSON(nil, doc); string(j) != string(EncodeJSON(doc)) {
+		t.Errorf("AppendJSON differs from EncodeJSON")
+	}
+}
