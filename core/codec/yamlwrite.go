@@ -66,6 +66,9 @@ func appendYAMLDoc(b []byte, doc *noggin.Document) []byte {
 // appendItem writes an item mapping at level 2 in compact form (the first
 // field follows "- ").
 func appendItem(b []byte, it *noggin.Item) []byte {
+	if it.Order == nil && len(it.Extra) == 0 {
+		return appendDefaultItem(b, it)
+	}
 	order := itemOrder(it)
 	if len(order) == 0 {
 		return append(b, "{}"...)
@@ -121,6 +124,45 @@ func appendItem(b []byte, it *noggin.Item) []byte {
 			v, _ := getField(it.Extra, name)
 			b = appendPair(b, name, v, 2)
 		}
+	}
+	return b
+}
+
+// appendDefaultItem is appendItem for the creation layout (no loaded
+// order, no unknown fields).
+func appendDefaultItem(b []byte, it *noggin.Item) []byte {
+	b = append(b, "key: "...)
+	b = appendScalar(b, it.Key, 3, false)
+	if it.ParentKey == "" {
+		b = append(b, "\n    parentKey: null\n    title: "...)
+	} else {
+		b = append(b, "\n    parentKey: "...)
+		b = appendScalar(b, it.ParentKey, 3, false)
+		b = append(b, "\n    title: "...)
+	}
+	b = appendScalar(b, it.Title, 3, false)
+	if it.Done {
+		b = append(b, "\n    done: true"...)
+	} else {
+		b = append(b, "\n    done: false"...)
+	}
+	if it.CreatedAt != nil {
+		b = append(b, "\n    createdAt: "...)
+		b = appendScalar(b, *it.CreatedAt, 3, false)
+	}
+	if len(it.Notes) == 0 {
+		return append(b, "\n    notes: []"...)
+	}
+	b = append(b, "\n    notes:"...)
+	for _, n := range it.Notes {
+		b = append(b, "\n      - timestamp: "...)
+		if n.Timestamp == "" {
+			b = append(b, "null"...)
+		} else {
+			b = appendScalar(b, n.Timestamp, 5, false)
+		}
+		b = append(b, "\n        text: "...)
+		b = appendScalar(b, n.Text, 5, false)
 	}
 	return b
 }
@@ -334,26 +376,20 @@ func asciiPlainFast(s string, lineWidth int) (int, bool) {
 	if len(s) > lineWidth {
 		return 0, false
 	}
-	plain := true
 	for i := 0; i < len(s); i++ {
-		switch byteClass[s[i]] {
-		case clPlain:
-			continue
-		case clSpecial:
-			if plain {
-				switch s[i] {
-				case '#':
-					plain = i > 0 && s[i-1] != ' '
-				case ' ':
-					plain = i == 0 || s[i-1] != ':'
-				}
-			}
-		default:
+		if s[i]-0x20 > 0x7E-0x20 { // not printable ASCII
 			return 0, false
 		}
 	}
-	if plain && (!isPlainSafeFirst(rune(s[0])) || s[len(s)-1] == ' ' || s[len(s)-1] == ':') {
-		plain = false
+	// Plain unless ": " or " #" occurs (js-yaml's isPlainSafe for ASCII),
+	// the first character is an indicator or the last a space or colon.
+	plain := isPlainSafeFirst(rune(s[0])) && s[len(s)-1] != ' ' && s[len(s)-1] != ':'
+	if plain {
+		if i := strings.IndexByte(s, ':'); i >= 0 && strings.Contains(s[i:], ": ") {
+			plain = false
+		} else if i := strings.IndexByte(s, '#'); i > 0 && strings.Contains(s[i-1:], " #") {
+			plain = false
+		}
 	}
 	if plain && !isAmbiguous(s) {
 		return stylePlain, true
