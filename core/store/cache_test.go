@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -65,9 +66,10 @@ func TestCache(t *testing.T) {
 
 func TestMemoryProvider(t *testing.T) {
 	o := Options{Memory: true}
-	a := mustOpen(t, "memory://TestMemoryProvider", o)
-	b := mustOpen(t, "MEMORY://TestMemoryProvider", o)
-	if a.Describe() != "memory://TestMemoryProvider" {
+	label := strings.ReplaceAll(t.TempDir(), "/", "_") // unique per run: the registry is process-wide
+	a := mustOpen(t, "memory://"+label, o)
+	b := mustOpen(t, "MEMORY://"+label, o)
+	if a.Describe() != "memory://"+label {
 		t.Errorf("Describe = %q", a.Describe())
 	}
 	if d := mustOpen(t, "memory://", o).Describe(); d != "memory://in-memory" {

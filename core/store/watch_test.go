@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -158,7 +159,7 @@ func TestSubscribeIsAtomic(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			loc := filepath.Join(t.TempDir(), "x.yaml")
 			if kind == "memory" {
-				loc = "memory://TestSubscribeIsAtomic"
+				loc = "memory://" + strings.ReplaceAll(t.TempDir(), "/", "_") // unique per run
 			}
 			s := mustOpen(t, loc, Options{Memory: true, PollInterval: time.Hour})
 			const n = 40
