@@ -2,6 +2,7 @@ package codec
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"testing"
 
@@ -81,6 +82,23 @@ func BenchmarkEncodeYAML(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				EncodeYAML(doc)
+			}
+		})
+	}
+}
+
+// BenchmarkWriteYAML is the streaming save (to io.Discard): no
+// document-sized buffer.
+func BenchmarkWriteYAML(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(sizeName(n), func(b *testing.B) {
+			doc, size := benchDoc(n, false)
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := WriteYAML(io.Discard, doc); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -40,6 +40,7 @@ package codec
 
 import (
 	"errors"
+	"io"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -100,7 +101,7 @@ func EncodeYAML(doc *noggin.Document) []byte {
 // AppendYAML appends EncodeYAML(doc) to dst (so a caller can reuse one
 // buffer across writes) and returns the extended buffer.
 func AppendYAML(dst []byte, doc *noggin.Document) []byte {
-	dst = appendYAMLDoc(dst, doc)
+	dst = appendYAMLDoc(dst, doc, nil)
 	return append(dst, '\n')
 }
 
@@ -111,8 +112,35 @@ func EncodeJSON(doc *noggin.Document) []byte {
 
 // AppendJSON appends EncodeJSON(doc) to dst and returns the extended buffer.
 func AppendJSON(dst []byte, doc *noggin.Document) []byte {
-	dst = appendJSONDoc(dst, doc)
+	dst = appendJSONDoc(dst, doc, nil)
 	return append(dst, '\n')
+}
+
+// WriteYAML streams EncodeYAML(doc) to w through a small buffer (no
+// document-sized allocation), returning the first write error.
+func WriteYAML(w io.Writer, doc *noggin.Document) error {
+	return stream(w, func(b []byte, flush func([]byte) []byte) []byte {
+		return append(appendYAMLDoc(b, doc, flush), '\n')
+	})
+}
+
+// WriteJSON streams EncodeJSON(doc) to w like WriteYAML.
+func WriteJSON(w io.Writer, doc *noggin.Document) error {
+	return stream(w, func(b []byte, flush func([]byte) []byte) []byte {
+		return append(appendJSONDoc(b, doc, flush), '\n')
+	})
+}
+
+func stream(w io.Writer, write func([]byte, func([]byte) []byte) []byte) error {
+	var err error
+	flush := func(b []byte) []byte {
+		if err == nil && len(b) > 0 {
+			_, err = w.Write(b)
+		}
+		return b[:0]
+	}
+	flush(write(make([]byte, 0, flushSize+8<<10), flush))
+	return err
 }
 
 func estimateSize(doc *noggin.Document) int {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/noggin-go/noggin/core/internal/gen"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -318,3 +319,29 @@ func TestAppendReusesBuffer(t *testing.T) {
 		t.Errorf("AppendJSON differs from EncodeJSON")
 	}
 }
+
+// WriteYAML/WriteJSON stream exactly EncodeYAML/EncodeJSON, across many
+// flushes, and report the writer's error.
+func TestWriteStreams(t *testing.T) {
+	doc := gen.Doc(2000, 8)
+	var y, j bytes.Buffer
+	if err := WriteYAML(&y, doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&j, doc); err != nil {
+		t.Fatal(err)
+	}
+	if y.String() != string(EncodeYAML(doc)) || j.String() != string(EncodeJSON(doc)) {
+		t.Fatal("streamed text differs")
+	}
+	if y.Len() < 3*flushSize {
+		t.Fatalf("test document too small to flush (%d bytes)", y.Len())
+	}
+	if err := WriteYAML(failWriter{}, doc); err == nil || err.Error() != "disk full" {
+		t.Fatalf("error %v", err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

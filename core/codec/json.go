@@ -482,7 +482,7 @@ func appendJSONValue(b []byte, v any, level int) []byte {
 }
 
 // appendJSONDoc writes the document as JSON.stringify(doc, null, 2).
-func appendJSONDoc(b []byte, doc *noggin.Document) []byte {
+func appendJSONDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte) []byte {
 	b = append(b, '{')
 	first := true
 	sep := func() {
@@ -517,6 +517,9 @@ func appendJSONDoc(b []byte, doc *noggin.Document) []byte {
 				}
 				b = jsonIndent(b, 2)
 				b = appendJSONItem(b, it)
+				if flush != nil && len(b) >= flushSize {
+					b = flush(b)
+				}
 			}
 			b = jsonIndent(b, 1)
 			b = append(b, ']')

@@ -25,8 +25,14 @@ func nl(b []byte, level int) []byte {
 	return b
 }
 
-// appendYAMLDoc writes doc (without the final newline).
-func appendYAMLDoc(b []byte, doc *noggin.Document) []byte {
+// flushSize is the buffer size at which streaming writers hand the text to
+// their io.Writer (between items).
+const flushSize = 64 << 10
+
+// appendYAMLDoc writes doc (without the final newline). A non-nil flush is
+// called between items once the buffer holds flushSize bytes and returns
+// the buffer to continue with.
+func appendYAMLDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte) []byte {
 	for i, name := range docOrder(doc) {
 		if i > 0 {
 			b = nl(b, 0)
@@ -54,6 +60,9 @@ func appendYAMLDoc(b []byte, doc *noggin.Document) []byte {
 			for _, it := range doc.Items {
 				b = append(b, "\n  - "...)
 				b = appendItem(b, it)
+				if flush != nil && len(b) >= flushSize {
+					b = flush(b)
+				}
 			}
 		default:
 			v, _ := getField(doc.Extra, name)
