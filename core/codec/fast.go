@@ -10,13 +10,14 @@ import (
 
 // The fast reader parses the layout EncodeYAML writes (and common
 // hand-written variants: other sequence indentations, plain/quoted/block
-// scalars in any of the core fields, any field order, legacy fields) and
-// builds the Document directly. It gives up (ok=false) on anything else —
-// comments, blank lines outside block scalars, flow collections other than
-// [], anchors, tags, unknown fields, multi-line quoted or plain scalars,
-// tabs, CRLF, unusual characters, missing required fields — and the
-// general parser then decides, errors included. For every input it
-// accepts it returns exactly what the general path returns.
+// scalars in any of the core fields, any field order, legacy fields, blank
+// lines and full-line comments between entries, trailing comments after
+// plain scalars) and builds the Document directly. It gives up (ok=false)
+// on anything else — flow collections other than [], anchors, tags,
+// unknown fields, multi-line quoted or plain scalars, tabs, CRLF, unusual
+// characters, duplicate or missing required fields — and the general
+// parser then decides, errors included. For every input it accepts it
+// returns exactly what the general path returns.
 
 func decodeRune(b []byte) (rune, int) { return utf8.DecodeRune(b) }
 
@@ -29,9 +30,9 @@ type fastParser struct {
 	pos int // start of the next unread line
 	// cache of the last peeked line
 	cachePos, cacheEnd int
-	// arena holds the bytes of all string values; it is only appended to,
-	// and a full chunk is replaced (never reallocated) so that strings
-	// already handed out stay valid and immutable.
+	// arena holds the bytes of all string values; it is only appended to
+	// (a full chunk is replaced by a new one), so bytes behind a string
+	// already handed out are never written again.
 	arena []byte
 	chunk int
 	// blines is scratch space for block scalars
