@@ -2,8 +2,10 @@ package codec
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -543,7 +545,7 @@ func appendScalar(b []byte, s string, level int, isKey bool) []byte {
 	case styleFolded:
 		b = append(b, '>')
 		b = appendBlockHeader(b, s)
-		return appendIndented(b, foldString(s, lineWidth), indent)
+		return appendFolded(b, s, lineWidth, indent)
 	}
 	b = append(b, '"')
 	b = appendEscaped(b, s)
@@ -623,14 +625,13 @@ func appendEscaped(b []byte, s string) []byte {
 	return b
 }
 
-// foldString is js-yaml's foldString.
-func foldString(s string, width int) string {
-	var out strings.Builder
+// appendFoldString appends js-yaml's foldString(s, width) to dst.
+func appendFoldString(dst []byte, s string, width int) []byte {
 	nextLF := strings.IndexByte(s, '\n')
 	if nextLF < 0 {
 		nextLF = len(s)
 	}
-	out.WriteString(foldLine(s[:nextLF], width))
+	dst = appendFoldLine(dst, s[:nextLF], width)
 	prevMoreIndented := s[0] == '\n' || s[0] == ' '
 	rest := s[nextLF:]
 	for len(rest) > 0 {
@@ -639,7 +640,7 @@ func foldString(s string, width int) string {
 		for k < len(rest) && rest[k] == '\n' {
 			k++
 		}
-		prefix := rest[:k]
+		dst = append(dst, rest[:k]...)
 		rest = rest[k:]
 		e := strings.IndexByte(rest, '\n')
 		if e < 0 {
@@ -648,23 +649,44 @@ func foldString(s string, width int) string {
 		line := rest[:e]
 		rest = rest[e:]
 		moreIndented := len(line) > 0 && line[0] == ' '
-		out.WriteString(prefix)
 		if !prevMoreIndented && !moreIndented && line != "" {
-			out.WriteByte('\n')
+			dst = append(dst, '\n')
 		}
-		out.WriteString(foldLine(line, width))
+		dst = appendFoldLine(dst, line, width)
 		prevMoreIndented = moreIndented
 	}
-	return out.String()
+	return dst
+}
+
+func appendFoldLine(dst []byte, line string, width int) []byte {
+	if line == "" || line[0] == ' ' || len(line) <= width {
+		// (a line of at most width bytes has at most width UTF-16 units)
+		return append(dst, line...)
+	}
+	if isASCII(line) {
+		return appendFoldLineASCII(dst, line, width)
+	}
+	return append(dst, foldLine(line, width)...)
+}
+
+// foldScratch holds buffers for folded text before indentation.
+var foldScratch = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// appendFolded appends dropEndingNewline(indentString(foldString(s,
+// width), indent)).
+func appendFolded(b []byte, s string, width, indent int) []byte {
+	sc := foldScratch.Get().(*[]byte)
+	f := appendFoldString((*sc)[:0], s, width)
+	b = appendIndented(b, unsafe.String(unsafe.SliceData(f), len(f)), indent)
+	*sc = f[:0]
+	foldScratch.Put(sc)
+	return b
 }
 
 // foldLine is js-yaml's greedy foldLine; positions are UTF-16 indexes.
 func foldLine(line string, width int) string {
 	if line == "" || line[0] == ' ' {
 		return line
-	}
-	if isASCII(line) {
-		return foldLineASCII(line, width)
 	}
 	u := utf16.Encode([]rune(line))
 	if len(u) <= width {
@@ -712,13 +734,18 @@ func isASCII(s string) bool {
 	return true
 }
 
-// foldLineASCII is foldLine for ASCII text (byte and UTF-16 indexes agree).
-func foldLineASCII(line string, width int) string {
-	if len(line) <= width {
-		return line
-	}
-	out := make([]byte, 0, len(line)+len(line)/width+2)
+// appendFoldLineASCII appends foldLine(line, width) for ASCII text (byte
+// and UTF-16 indexes agree).
+func appendFoldLineASCII(dst []byte, line string, width int) []byte {
 	start, curr, next := 0, 0, 0
+	first := true
+	piece := func(p string) {
+		if !first {
+			dst = append(dst, '\n')
+		}
+		first = false
+		dst = append(dst, p...)
+	}
 	for p := 0; p+1 < len(line); {
 		if line[p] != ' ' || line[p+1] == ' ' {
 			p++
@@ -730,20 +757,17 @@ func foldLineASCII(line string, width int) string {
 			if curr > start {
 				end = curr
 			}
-			out = append(out, '\n')
-			out = append(out, line[start:end]...)
+			piece(line[start:end])
 			start = end + 1
 		}
 		curr = next
 		p += 2
 	}
-	out = append(out, '\n')
 	if len(line)-start > width && curr > start {
-		out = append(out, line[start:curr]...)
-		out = append(out, '\n')
-		out = append(out, line[curr+1:]...)
+		piece(line[start:curr])
+		piece(line[curr+1:])
 	} else {
-		out = append(out, line[start:]...)
+		piece(line[start:])
 	}
-	return string(out[1:])
+	return dst
 }
