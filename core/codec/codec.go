@@ -41,6 +41,8 @@ package codec
 import (
 	"errors"
 	"io"
+	"strings"
+	"unsafe"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -95,7 +97,20 @@ func DecodeJSON(data []byte) (*noggin.Document, error) {
 
 // EncodeYAML writes doc in the original tool's YAML layout, ending in "\n".
 func EncodeYAML(doc *noggin.Document) []byte {
-	return AppendYAML(make([]byte, 0, estimateSize(doc)), doc)
+	b := AppendYAML(uninitBuffer(estimateSize(doc)), doc)
+	return b[:len(b):len(b)]
+}
+
+// uninitBuffer returns an empty slice with capacity n whose memory is not
+// zeroed first (strings.Builder.Grow allocates without clearing); the
+// encoders overwrite every byte they expose, and callers get the result
+// with its capacity cut to its length.
+func uninitBuffer(n int) []byte {
+	var sb strings.Builder
+	sb.Grow(n + 1)
+	sb.WriteByte(0)
+	s := sb.String()
+	return unsafe.Slice(unsafe.StringData(s), n+1)[:0]
 }
 
 // AppendYAML appends EncodeYAML(doc) to dst (so a caller can reuse one
@@ -107,7 +122,8 @@ func AppendYAML(dst []byte, doc *noggin.Document) []byte {
 
 // EncodeJSON writes doc as two-space indented JSON plus "\n".
 func EncodeJSON(doc *noggin.Document) []byte {
-	return AppendJSON(make([]byte, 0, estimateSize(doc)*3/2), doc)
+	b := AppendJSON(uninitBuffer(estimateSize(doc)*3/2), doc)
+	return b[:len(b):len(b)]
 }
 
 // AppendJSON appends EncodeJSON(doc) to dst and returns the extended buffer.

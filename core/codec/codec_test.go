@@ -345,3 +345,13 @@ func TestWriteStreams(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// The encoders' results expose no spare (uninitialised) capacity.
+func TestEncodeResultCapacity(t *testing.T) {
+	doc := gen.Doc(50, 1)
+	for _, b := range [][]byte{EncodeYAML(doc), EncodeJSON(doc), EncodeYAML(noggin.NewDocument())} {
+		if cap(b) != len(b) {
+			t.Fatalf("cap %d, len %d", cap(b), len(b))
+		}
+	}
+}
