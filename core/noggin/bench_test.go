@@ -83,6 +83,57 @@ func BenchmarkPush(b *testing.B) {
 	}
 }
 
+// coldStore is a benchStore that hands out a new Document value (same
+// items) on every Load, as a one-shot CLI command sees a freshly decoded
+// document: no index is ever cached across iterations.
+type coldStore struct{ benchStore }
+
+func (s *coldStore) Load() (*noggin.Document, error) { return s.fresh(), nil }
+func (s *coldStore) fresh() *noggin.Document {
+	return &noggin.Document{Active: s.doc.Active, Items: s.doc.Items}
+}
+func (s *coldStore) Update(plan func(*noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+	d := s.fresh()
+	ops, err := plan(d)
+	if err != nil || len(ops) == 0 {
+		return d, err
+	}
+	return noggin.Apply(d, ops)
+}
+
+// BenchmarkShowCold and BenchmarkPushCold measure the one-shot CLI path:
+// every call reads a document the engine has never seen (plan once, as
+// the file store does when the file did not change in between).
+func BenchmarkShowCold(b *testing.B) {
+	e := benchEngine()
+	for _, n := range sizes {
+		s := &coldStore{benchStore{doc: gen.Doc(n, 1)}}
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if v, err := e.Show(s, noggin.ShowOpts{}); err != nil || v == nil {
+					b.Fatal(v, err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkPushCold(b *testing.B) {
+	e := benchEngine()
+	for _, n := range sizes {
+		s := &coldStore{benchStore{doc: gen.Doc(n, 1)}}
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Push(s, noggin.PushOpts{Title: "side quest"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkApplyAdd(b *testing.B) {
 	for _, n := range sizes {
 		doc := gen.Doc(n, 1)

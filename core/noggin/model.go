@@ -8,6 +8,19 @@ const SchemaVersion = 1
 // Sibling order is the order of Items among items sharing a ParentKey.
 // Loaded documents remember their top-level key order and unknown fields
 // so that a rewrite keeps them.
+//
+// Immutability: documents returned by the stores (Store.Load,
+// Store.Update) and by Apply are never modified afterwards — Apply works
+// on a copy and clones every item it changes — and callers must treat
+// them as read-only too. A document under construction (a decoder, a
+// test) may be changed freely until it is first handed to the engine
+// (a verb, Resolve, PathOf, BuildView); after that its Items slice and the
+// Key and ParentKey of its items must not change. The engine relies on
+// this: a document that is read often caches its lookup index (children
+// rows, key → item) in an unexported field, shared by concurrent readers.
+// Copying a Document value is safe (the copy does not use the original's
+// index), but compare documents with Equal rather than reflect.DeepEqual
+// once the engine has read them.
 type Document struct {
 	// Active is the key of the active item; "" means null (no active item).
 	Active string
@@ -18,6 +31,9 @@ type Document struct {
 	Order []string
 	// Extra holds unknown top-level fields, kept and written back unchanged.
 	Extra []Field
+
+	// memo caches the document's lookup index (see index.go).
+	memo memo
 }
 
 // Item is one node of the tree.

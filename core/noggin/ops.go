@@ -22,7 +22,8 @@ func project(doc *Document, ops []Op) (*Document, error) {
 	if doc == nil {
 		doc = NewDocument()
 	}
-	a := &applier{doc: *doc, owned: map[*Item]bool{}}
+	// Field by field: the result must not inherit doc's cached index.
+	a := &applier{doc: Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}, owned: map[*Item]bool{}}
 	a.doc.Items = make([]*Item, len(doc.Items), len(doc.Items)+len(ops))
 	copy(a.doc.Items, doc.Items)
 	for i := range ops {
