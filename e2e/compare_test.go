@@ -93,7 +93,10 @@ func TestComparerReportsBrokenSurface(t *testing.T) {
 	if !strings.Contains(msgs[1], "surface mcp: envelope differs from cli") {
 		t.Errorf("second message: %s", msgs[1])
 	}
-	// Mixed mode dealt step 1 to the CLI, which is correct.
+	// Mixed mode dealt step 1 (Offset("demo") picks the surface) to a correct surface.
+	if AllSurfaces[Offset("demo")] == MCP {
+		t.Fatal("choose a scenario name whose mixed run does not start on the broken surface")
+	}
 	for _, m := range msgs {
 		if strings.Contains(m, "mixed") {
 			t.Errorf("mixed run reported: %s", m)

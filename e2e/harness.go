@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ func (r *Runner) Run(ctx context.Context, mode string, s *Scenario) *RunResult {
 				rot = AllSurfaces
 			}
 			for k := 0; k < len(rot); k++ {
-				if cand := rot[(i+k)%len(rot)]; sec.Step.Runs(cand) {
+				if cand := rot[(i+k+Offset(s.Name))%len(rot)]; sec.Step.Runs(cand) {
 					name = cand
 					break
 				}
@@ -66,6 +67,14 @@ func (r *Runner) Run(ctx context.Context, mode string, s *Scenario) *RunResult {
 	}
 	res.Files, res.Err = r.Collect(s, subs)
 	return res
+}
+
+// Offset is where a scenario's mixed-mode rotation starts (a hash of its
+// name), so that short scenarios exercise every surface across the corpus.
+func Offset(name string) int {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return int(h.Sum32() % 3)
 }
 
 // Setup recreates the scenario directory with its fixtures. It returns the

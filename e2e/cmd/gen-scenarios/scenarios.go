@@ -42,6 +42,8 @@ func scenarios() []scn {
 			`push title="`+strings.Repeat("lorem ipsum dolor sit amet ", 6)+`end"`),
 		S("push-empty-title", "An empty title: the CLI's title-required, MCP's argument error; RPC has engine semantics (accepted) and is left out here.", F3,
 			`[cli] push title=`, `[mcp] push title=`, `[cli] push title="   "`, `[mcp] push title="   "`),
+		S("push-empty-title-rpc", "RPC has engine semantics: an empty title is accepted (edge 12); deleting it again leaves the file as the other surfaces left it.", F3,
+			`[rpc] push title=`, `[rpc] delete path=/1/1`, `show`),
 		S("push-after-done", "push under an item that is done.", doc("k-d", it{key: "k-d", title: "finished", done: true, notes: []string{"closed"}}),
 			`push title=more`),
 	)
