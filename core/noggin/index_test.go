@@ -1,0 +1,246 @@
+package noggin
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"sync"
+	"testing"
+)
+
+// cold returns a Document with the same content as doc that the engine has
+// never seen (its own Items slice, so no cached index applies).
+func cold(doc *Document) *Document {
+	return &Document{Active: doc.Active, Items: append([]*Item(nil), doc.Items...)}
+}
+
+// warm reads doc until its index is published and returns that index.
+func warm(t *testing.T, doc *Document) *index {
+	t.Helper()
+	for i := 0; i <= docScanLimit+1; i++ {
+		if x := doc.cached(); x != nil {
+			return x
+		}
+		x := newIndex(doc)
+		x.item(fmt.Sprintf("warm-%d", i)) // one scan each (an unknown key)
+	}
+	t.Fatalf("index not published after %d scans", docScanLimit+2)
+	return nil
+}
+
+// randomDoc is a forest of n items (seeded): mostly well formed, plus odd
+// shapes that loaded documents may have when odd is set: orphans, a
+// duplicate key, a parent cycle.
+func randomDoc(n int, seed int64, odd bool) *Document {
+	r := rand.New(rand.NewSource(seed))
+	doc := NewDocument()
+	for i := 0; i < n; i++ {
+		it := &Item{Key: fmt.Sprintf("k%d", i), Title: fmt.Sprintf("t%d", i), Notes: []Note{}}
+		if i > 0 && r.Intn(4) != 0 {
+			it.ParentKey = doc.Items[r.Intn(i)].Key
+		}
+		doc.Items = append(doc.Items, it)
+	}
+	// Shuffle sibling order relative to creation order a little.
+	r.Shuffle(len(doc.Items), func(i, j int) { doc.Items[i], doc.Items[j] = doc.Items[j], doc.Items[i] })
+	if odd {
+		doc.Items = append(doc.Items,
+			&Item{Key: "orphan1", ParentKey: "ghost"},
+			&Item{Key: "orphan2", ParentKey: "ghost"},
+			&Item{Key: "k1", ParentKey: "k2", Title: "duplicate of k1"},
+			&Item{Key: "c1", ParentKey: "c2"},
+			&Item{Key: "c2", ParentKey: "c1"},
+		)
+	}
+	doc.Active = doc.Items[r.Intn(len(doc.Items))].Key
+	return doc
+}
+
+// TestIndexFullMatchesLazy checks that every answer of a published (full)
+// index equals the answer of a lazy index on the same content, for item,
+// children, position, path, ancestors and descendants, and that views and
+// path resolution agree.
+func TestIndexFullMatchesLazy(t *testing.T) {
+	docs := map[string]*Document{
+		"F1":       tree(F1),
+		"F2":       tree(F2),
+		"empty":    NewDocument(),
+		"random":   randomDoc(300, 1, false),
+		"odd":      randomDoc(120, 2, true),
+		"odd-wide": randomDoc(60, 3, true),
+	}
+	for name, doc := range docs {
+		t.Run(name, func(t *testing.T) {
+			full := warm(t, doc)
+			if !full.full || newIndex(doc) != full {
+				t.Fatal("newIndex does not return the published full index")
+			}
+			keys := []string{"", "ghost", "missing"}
+			for _, it := range doc.Items {
+				keys = append(keys, it.Key)
+			}
+			for _, k := range keys {
+				lazy := newIndex(cold(doc))
+				if lazy.full {
+					t.Fatal("cold document got a full index")
+				}
+				if got, want := full.item(k), lazy.item(k); got != want {
+					t.Errorf("item(%q) = %v, lazy %v", k, got, want)
+				}
+				if got, want := full.children(k), newIndex(cold(doc)).children(k); !reflect.DeepEqual(got, want) {
+					t.Errorf("children(%q) differ", k)
+				}
+			}
+			for _, it := range doc.Items {
+				lazy := newIndex(cold(doc))
+				if got, want := full.position(it), lazy.position(it); got != want {
+					t.Errorf("position(%s) = %d, lazy %d", it.Key, got, want)
+				}
+				if got, want := full.path(it), newIndex(cold(doc)).path(it); got != want {
+					t.Errorf("path(%s) = %q, lazy %q", it.Key, got, want)
+				}
+				if got, want := full.ancestors(it), newIndex(cold(doc)).ancestors(it); !reflect.DeepEqual(got, want) {
+					t.Errorf("ancestors(%s) differ", it.Key)
+				}
+				if got, want := full.descendants(it), newIndex(cold(doc)).descendants(it); !reflect.DeepEqual(got, want) {
+					t.Errorf("descendants(%s) differ", it.Key)
+				}
+				for _, o := range []viewOpts{{}, {noChildren: true}, {withSiblings: true}, {withDescendants: true}} {
+					c := cold(doc)
+					if got, want := buildView(doc, full, it, o), buildView(c, newIndex(c), it, o); !reflect.DeepEqual(got, want) {
+						t.Errorf("view of %s %+v differs", it.Key, o)
+					}
+				}
+			}
+			for _, p := range []string{".", "..", "-", "+", "1", "/1", "/1/1", "/2/1", "../1", "-/1", "+/1", "/9/9"} {
+				for _, active := range []string{"", doc.Active, "ghost"} {
+					got, gmsg := full.resolve(active, p)
+					want, wmsg := newIndex(cold(doc)).resolve(active, p)
+					if got != want || gmsg != wmsg {
+						t.Errorf("resolve(%q, %q) = %v %q, lazy %v %q", active, p, got, gmsg, want, wmsg)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestIndexNotInherited checks that documents derived from an indexed one
+// (Apply results, copied values, a replaced Items slice) never answer from
+// its stale index.
+func TestIndexNotInherited(t *testing.T) {
+	doc := tree(F2) // root1 [alpha [alpha-kid], beta [beta-kid], gamma], root2
+	warm(t, doc)
+
+	// Apply: move root2 to the front; the result has no index of its own
+	// yet and resolves against its own items.
+	next, err := Apply(doc, []Op{{Type: OpMove, Key: "k7", Position: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.cached() != nil {
+		t.Fatal("Apply result inherited the index of its input")
+	}
+	if got := PathOf(next, "k7"); got != "/1" {
+		t.Fatalf("PathOf(next, root2) = %q, want /1", got)
+	}
+	warm(t, next)
+	if got := PathOf(next, "k7"); got != "/1" {
+		t.Fatalf("warm PathOf(next, root2) = %q, want /1", got)
+	}
+	if got := PathOf(doc, "k7"); got != "/2" {
+		t.Fatalf("PathOf(doc, root2) = %q after Apply, want /2", got)
+	}
+
+	// A copied Document value with a different item order.
+	c := *doc
+	c.Items = append([]*Item{doc.Items[6]}, doc.Items[:6]...)
+	if got := PathOf(&c, "k7"); got != "/1" {
+		t.Fatalf("PathOf(copy, root2) = %q, want /1", got)
+	}
+	// The same Items slice in a copied value: still its own index.
+	d := *doc
+	if x := newIndex(&d); x == doc.cached() {
+		t.Fatal("copied Document value uses the original's index")
+	}
+	if got := PathOf(&d, "k7"); got != "/2" {
+		t.Fatalf("PathOf(copy, root2) = %q, want /2", got)
+	}
+
+	// Items replaced in place of the original (not allowed, but cheap to
+	// catch): the published index no longer applies.
+	doc.Items = doc.Items[:6]
+	if doc.cached() != nil {
+		t.Fatal("index survived a new Items slice")
+	}
+	if got := PathOf(doc, "k7"); got != "" {
+		t.Fatalf("PathOf(truncated, root2) = %q, want \"\"", got)
+	}
+}
+
+// TestIndexOneShotStaysLazy checks that a single verb on a document does
+// not build the full maps (the one-shot CLI path stays on linear scans).
+func TestIndexOneShotStaysLazy(t *testing.T) {
+	doc := tree(F2)
+	s := newMem(doc)
+	if _, err := fixedEngine().Show(s, ShowOpts{}); err != nil {
+		t.Fatal(err)
+	}
+	if doc.cached() != nil {
+		t.Fatal("one show published a full index")
+	}
+	if _, err := fixedEngine().Push(s, PushOpts{Title: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if doc.cached() != nil || s.doc.cached() != nil {
+		t.Fatal("one push published a full index")
+	}
+}
+
+// TestIndexConcurrentShow runs many concurrent shows on one document (run
+// with -race): every reader gets the same views, before and after the
+// index is published.
+func TestIndexConcurrentShow(t *testing.T) {
+	doc := randomDoc(150, 5, true)
+	var paths []string
+	for _, it := range doc.Items {
+		if p := PathOf(cold(doc), it.Key); p != "" {
+			paths = append(paths, p)
+		}
+	}
+	want := make(map[string]*View, len(paths))
+	for _, p := range paths {
+		c := cold(doc)
+		it, err := Resolve(c, c.Active, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[p] = buildView(c, newIndex(c), it, viewOpts{withSiblings: true})
+	}
+	s := newMem(doc)
+	e := fixedEngine()
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < len(paths); i++ {
+				p := paths[(i*7+g)%len(paths)]
+				v, err := e.Show(s, ShowOpts{Path: p, WithSiblings: true})
+				if err != nil || !reflect.DeepEqual(v, want[p]) {
+					errs <- fmt.Sprintf("show %s: %v", p, err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if doc.cached() == nil {
+		t.Error("index not published after repeated shows")
+	}
+}
