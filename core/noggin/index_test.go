@@ -72,7 +72,7 @@ func TestIndexFullMatchesLazy(t *testing.T) {
 	for name, doc := range docs {
 		t.Run(name, func(t *testing.T) {
 			full := warm(t, doc)
-			if !full.full || newIndex(doc) != full {
+			if full.full == nil || newIndex(doc) != full {
 				t.Fatal("newIndex does not return the published full index")
 			}
 			keys := []string{"", "ghost", "missing"}
@@ -81,7 +81,7 @@ func TestIndexFullMatchesLazy(t *testing.T) {
 			}
 			for _, k := range keys {
 				lazy := newIndex(cold(doc))
-				if lazy.full {
+				if lazy.full != nil {
 					t.Fatal("cold document got a full index")
 				}
 				if got, want := full.item(k), lazy.item(k); got != want {
@@ -179,7 +179,7 @@ func TestIndexNotInherited(t *testing.T) {
 }
 
 // TestIndexOneShotStaysLazy checks that a single verb on a document does
-// not build the full maps (the one-shot CLI path stays on linear scans).
+// not build the full index (the one-shot CLI path stays on linear scans).
 func TestIndexOneShotStaysLazy(t *testing.T) {
 	doc := tree(F2)
 	s := newMem(doc)
