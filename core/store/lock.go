@@ -39,7 +39,13 @@ func acquireLock(fsy fsys, name, display string, timeout time.Duration) (func(),
 			return nil, err
 		}
 		if pid, stale := lockIsStale(fsy, lock); stale {
-			reclaimLock(fsy, lock, pid)
+			// The holder may have released the lock and exited between our
+			// read of its pid file and the liveness probe, and a new holder
+			// may have taken it since: reclaim only a lock whose pid file is
+			// still the one judged stale (a dead holder's lock cannot change).
+			if b, err := fsy.ReadFile(lock + "/pid"); err == nil && bytes.Equal(b, pid) {
+				reclaimLock(fsy, lock, pid)
+			}
 			continue
 		}
 		if time.Since(start) >= timeout {
