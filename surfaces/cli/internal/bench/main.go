@@ -54,7 +54,8 @@ func run(runs int) error {
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "noggin")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/noggin").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", "urfave_cli_no_docs,urfave_cli_no_suggest",
+		"-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/noggin").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	sizes := []int{10, 1000, 10000}
