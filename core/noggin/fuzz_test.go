@@ -1,11 +1,16 @@
 package noggin
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // FuzzResolve parses and resolves arbitrary paths against the F2 tree with
 // any item (or none) active: it never panics, every failure is a
 // path-not-found error with {path, detail}, and every success has an
-// absolute path that resolves back to the same item.
+// absolute path that resolves back to the same item. The shared document
+// soon has a published full index: every answer must equal the answer of
+// a never-read copy (linear scans).
 func FuzzResolve(f *testing.F) {
 	for _, p := range []string{"/1/2", ".", "..", "-", "+", "-/1", "+/", "../../1", "//", "/01/002", "./..", " /1", "1//2"} {
 		f.Add(p, uint8(4))
@@ -17,6 +22,9 @@ func FuzzResolve(f *testing.F) {
 			active = doc.Items[activeIdx].Key
 		}
 		it, err := Resolve(doc, active, path)
+		if cit, cerr := Resolve(cold(doc), active, path); cit != it || fmt.Sprint(cerr) != fmt.Sprint(err) {
+			t.Fatalf("Resolve(%q) = %v, %v; on a cold copy %v, %v", path, it, err, cit, cerr)
+		}
 		if err != nil {
 			e, ok := err.(*Error)
 			if !ok || e.Code != CodePathNotFound || e.ExitCode != 1 || len(e.Data) != 2 ||

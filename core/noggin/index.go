@@ -8,8 +8,8 @@ import (
 // mutated while the index is in use (see Document). Lookups start as
 // linear scans whose results are cached: one scan for key K finds the item
 // K, the children of K and (once) the roots, so walking up a spine costs
-// one scan per level. After scanLimit scans the index builds the full index, so
-// a view of a large subtree stays O(n) too.
+// one scan per level. After scanLimit scans the index builds the full
+// index, so a view of a large subtree stays O(n) too.
 //
 // Scans are also counted per document: once a document has been scanned
 // more than docScanLimit times (by any number of indexes, as when a
@@ -108,7 +108,7 @@ func (x *index) scan(key string) {
 	}
 	if x.doc != nil {
 		if c := x.doc.cached(); c != nil && sameItems(c.items, x.items) {
-			x.full = c.full
+			x.full, x.byKey, x.kids = c.full, nil, nil
 			return
 		}
 	}
@@ -200,7 +200,7 @@ func (x *index) buildFull() {
 			f.rank[i] = int32(len(f.orphans[it.ParentKey]))
 		}
 	}
-	x.full = f
+	x.full, x.byKey, x.kids = f, nil, nil
 	if x.doc != nil {
 		x.doc.memo.idx.Store(x)
 	}
