@@ -120,14 +120,21 @@ func (x *index) scan(key string) {
 	_, haveRoots := x.kids[""]
 	var found *Item
 	var kids, roots []*Item
+	// Generated keys share a long prefix and differ near the end: looking
+	// at the last byte first skips most full string comparisons.
+	var last byte
+	if key != "" {
+		last = key[len(key)-1]
+	}
 	for _, it := range x.items {
+		p := it.ParentKey
 		switch {
-		case it.ParentKey == key:
+		case len(p) == len(key) && (p == "" || p[len(p)-1] == last) && p == key:
 			kids = append(kids, it)
-		case !haveRoots && it.ParentKey == "":
+		case !haveRoots && p == "":
 			roots = append(roots, it)
 		}
-		if found == nil && it.Key == key {
+		if k := it.Key; found == nil && len(k) == len(key) && k != "" && k[len(k)-1] == last && k == key {
 			found = it
 		}
 	}
