@@ -24,8 +24,8 @@ func TestConcurrentWritersAcrossSurfaces(t *testing.T) {
 	cliBin := needBinary(t, CLI)
 	mcpBin := needBinary(t, MCP)
 	rpcBin := needBinary(t, RPC)
-	dir := filepath.Join(suite.tmp, "concurrency")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := os.MkdirTemp(suite.tmp, "concurrency-") // fresh per run (-count)
+	if err != nil {
 		t.Fatal(err)
 	}
 	env := processEnv(false)
