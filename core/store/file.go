@@ -56,10 +56,13 @@ type fileStore struct {
 
 	wmu sync.Mutex // serialises Update within the process
 
-	mu       sync.Mutex // guards the fields below
-	loaded   bool
-	doc      *noggin.Document
-	raw      []byte
+	mu     sync.Mutex // guards the fields below
+	loaded bool
+	doc    *noggin.Document
+	raw    []byte
+	// rawDoc: raw is not kept; the file holds exactly encode(doc) (this
+	// store wrote it), which cachedRawLocked rebuilds when it is needed.
+	rawDoc   bool
 	st       stamp
 	checked  time.Time // when st was last confirmed
 	failSt   stamp     // stamp of the file that last failed to load
@@ -67,9 +70,10 @@ type fileStore struct {
 	failAt   time.Time // when failErr was seen
 	hub      hub
 	stopPoll chan struct{}
-	// scratch (guarded by mu) and wscratch (guarded by wmu) are reusable
-	// read buffers for comparing the file with raw. A buffer handed to the
-	// decoder or cached as raw is never written again.
+	// scratch (guarded by mu) is a reusable read buffer for comparing the
+	// file with raw; wscratch (guarded by wmu) is the chunk buffer Update
+	// compares the file through. A buffer handed to the decoder or cached
+	// as raw is never written again.
 	scratch, wscratch []byte
 }
 
@@ -115,7 +119,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 		return nil, s.failErr
 	}
 	raw, err := s.readInto(s.scratch)
-	if err == nil && s.loaded && bytes.Equal(raw, s.raw) {
+	if err == nil && s.loaded && bytes.Equal(raw, s.cachedRawLocked()) {
 		if raw != nil {
 			s.scratch = raw // keep the buffer for next time
 		}
@@ -153,12 +157,51 @@ func (s *fileStore) racy() bool {
 // changed (only a non-empty diff is an event).
 func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, st stamp, now time.Time) {
 	prev, had := s.doc, s.loaded
-	s.doc, s.raw, s.st, s.checked, s.loaded = doc, raw, st, now, true
+	s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
 	if !had || !s.hub.active() {
 		return
 	}
 	if ch := noggin.Diff(prev, doc); len(ch) > 0 {
 		s.hub.publish(noggin.Event{Changes: ch, Doc: doc})
+	}
+}
+
+// cachedRawLocked returns the bytes of the file the cached document was
+// read from (or written as), rebuilding them if only the document was kept.
+func (s *fileStore) cachedRawLocked() []byte {
+	if s.rawDoc {
+		s.raw, s.rawDoc = s.encode(s.doc), false
+	}
+	return s.raw
+}
+
+// sameFile reports whether the file holds exactly want (a missing file
+// counts as empty, as bytes.Equal(nil, empty) does). It reads the file
+// through the small buffer s.wscratch (guarded by wmu) instead of a
+// document-sized one: a fresh process pays for every page it touches. Any
+// failure is false; the caller then reads the file and sees the failure.
+func (s *fileStore) sameFile(want []byte) bool {
+	f, err := s.fsy.Open(s.name)
+	if err != nil {
+		return notExist(err) && len(want) == 0
+	}
+	defer f.Close()
+	if s.wscratch == nil {
+		s.wscratch = make([]byte, 32<<10)
+	}
+	buf := s.wscratch
+	off := 0
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			if n > len(want)-off || !bytes.Equal(buf[:n], want[off:off+n]) {
+				return false
+			}
+			off += n
+		}
+		if err != nil {
+			return err == io.EOF && off == len(want)
+		}
 	}
 }
 
@@ -298,20 +341,17 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 			return nil, e
 		}
 	}
-	raw, err := s.readInto(s.wscratch)
-	if err != nil {
-		return nil, err
-	}
 	s.mu.Lock()
-	fresh, cachedRaw := s.doc, s.raw
-	same := s.loaded && bytes.Equal(raw, cachedRaw)
-	s.mu.Unlock()
-	if same && raw != nil {
-		s.wscratch, raw = raw, cachedRaw // keep the buffer; raw stays the cached one
-	} else {
-		s.wscratch = nil // raw now belongs to the decoder / the cache
+	fresh, loaded := s.doc, s.loaded
+	var raw []byte
+	if loaded {
+		raw = s.cachedRawLocked()
 	}
-	if !same {
+	s.mu.Unlock()
+	if !loaded || !s.sameFile(raw) {
+		if raw, err = s.readInto(nil); err != nil {
+			return nil, err
+		}
 		if fresh, err = s.decode(raw); err != nil {
 			return nil, err
 		}
@@ -331,15 +371,15 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 	if err != nil {
 		return nil, err
 	}
-	out := s.encode(next)
 	s.removeStaleTemps()
-	if err := s.writeAtomic(out); err != nil {
+	if err := s.writeAtomic(next); err != nil {
 		return nil, s.writeErr(err)
 	}
 	st, _ = s.stat()
 	s.mu.Lock()
 	s.failErr = nil
-	s.replaceLocked(next, out, st, time.Now())
+	s.replaceLocked(next, nil, st, time.Now())
+	s.rawDoc = true // the file is encode(next)
 	s.mu.Unlock()
 	return next, nil
 }
@@ -351,10 +391,11 @@ func (s *fileStore) writeErr(err error) error {
 	return writeError(err, s.base)
 }
 
-// writeAtomic writes data to <file>.tmp-<pid>-<epoch-ms>, fsyncs it,
+// writeAtomic writes doc (encoded as the file's format, streamed: no
+// document-sized buffer) to <file>.tmp-<pid>-<epoch-ms>, fsyncs it,
 // renames it over the file and fsyncs the directory. The temp file is
 // removed on failure.
-func (s *fileStore) writeAtomic(data []byte) (err error) {
+func (s *fileStore) writeAtomic(doc *noggin.Document) (err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
@@ -365,7 +406,12 @@ func (s *fileStore) writeAtomic(data []byte) (err error) {
 			_ = s.fsy.Remove(tmp)
 		}
 	}()
-	if _, err = f.Write(data); err == nil {
+	if s.jsonFile {
+		err = codec.WriteJSON(f, doc)
+	} else {
+		err = codec.WriteYAML(f, doc)
+	}
+	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
