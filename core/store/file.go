@@ -70,10 +70,8 @@ type fileStore struct {
 	failAt   time.Time // when failErr was seen
 	hub      hub
 	stopPoll chan struct{}
-	// scratch (guarded by mu) is a reusable read buffer for comparing the
-	// file with raw; wscratch (guarded by wmu) is the chunk buffer Update
-	// compares the file through. A buffer handed to the decoder or cached
-	// as raw is never written again.
+	// scratch (guarded by mu) and wscratch (guarded by wmu) are the small
+	// buffers the file is compared with raw through (sameFile).
 	scratch, wscratch []byte
 }
 
@@ -118,16 +116,12 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	if statErr == nil && s.failErr != nil && st == s.failSt && s.failAt.UnixNano()-st.mtime >= int64(racyWindow) {
 		return nil, s.failErr
 	}
-	raw, err := s.readInto(s.scratch)
-	if err == nil && s.loaded && bytes.Equal(raw, s.cachedRawLocked()) {
-		if raw != nil {
-			s.scratch = raw // keep the buffer for next time
-		}
+	if s.loaded && s.sameFile(s.cachedRawLocked(), &s.scratch) {
 		s.st, s.checked = st, now
 		s.failErr = nil
 		return s.doc, nil
 	}
-	s.scratch = nil // raw now belongs to the decoder / the cache
+	raw, err := s.readInto(nil)
 	var doc *noggin.Document
 	if err == nil {
 		doc, err = s.decode(raw)
@@ -177,19 +171,19 @@ func (s *fileStore) cachedRawLocked() []byte {
 
 // sameFile reports whether the file holds exactly want (a missing file
 // counts as empty, as bytes.Equal(nil, empty) does). It reads the file
-// through the small buffer s.wscratch (guarded by wmu) instead of a
+// through the small buffer *scratch (allocated on first use) instead of a
 // document-sized one: a fresh process pays for every page it touches. Any
 // failure is false; the caller then reads the file and sees the failure.
-func (s *fileStore) sameFile(want []byte) bool {
+func (s *fileStore) sameFile(want []byte, scratch *[]byte) bool {
 	f, err := s.fsy.Open(s.name)
 	if err != nil {
 		return notExist(err) && len(want) == 0
 	}
 	defer f.Close()
-	if s.wscratch == nil {
-		s.wscratch = make([]byte, 32<<10)
+	if *scratch == nil {
+		*scratch = make([]byte, 32<<10)
 	}
-	buf := s.wscratch
+	buf := *scratch
 	off := 0
 	for {
 		n, err := f.Read(buf)
@@ -348,7 +342,7 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 		raw = s.cachedRawLocked()
 	}
 	s.mu.Unlock()
-	if !loaded || !s.sameFile(raw) {
+	if !loaded || !s.sameFile(raw, &s.wscratch) {
 		if raw, err = s.readInto(nil); err != nil {
 			return nil, err
 		}
