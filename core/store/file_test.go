@@ -448,3 +448,55 @@ func TestFailedWriteRemovesTempFile(t *testing.T) {
 		}
 	}
 }
+
+// After a write the store keeps the document, not the written bytes; a
+// file rewritten with the same bytes must still count as unchanged (no
+// re-parse, no re-plan) and any other bytes as changed.
+func TestWrittenFileComparedWithItsEncoding(t *testing.T) {
+	for _, name := range []string{"x.yaml", "x.json"} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), name)
+			s := mustOpen(t, p, Options{})
+			mustAdd(t, s, "k1")
+			doc, err := s.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rewrite := func(data []byte) {
+				t.Helper()
+				if err := os.WriteFile(p+".new", data, 0o666); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(p+".new", p); err != nil { // new inode: the stamp changes
+					t.Fatal(err)
+				}
+			}
+			rewrite(b)
+			if again, err := s.Load(); err != nil || again != doc {
+				t.Errorf("same bytes: Load = %p, %v; want the cached %p", again, err, doc)
+			}
+			plans := 0
+			if _, err := s.Update(func(d *noggin.Document) ([]noggin.Op, error) {
+				plans++
+				if d != doc {
+					t.Errorf("plan %d got a re-parsed document", plans)
+				}
+				return nil, nil
+			}); err != nil || plans != 1 {
+				t.Errorf("Update: %d plans, %v", plans, err)
+			}
+			rewrite(bytes.Replace(b, []byte("k1"), []byte("k9"), -1))
+			if doc, err = s.Load(); err != nil || !slices.Equal(keysOf(doc), []string{"k9"}) {
+				t.Errorf("changed bytes: Load = %v, %v", doc, err)
+			}
+			mustAdd(t, s, "k2")
+			if got := fileKeys(t, p); !slices.Equal(got, []string{"k9", "k2"}) {
+				t.Errorf("file keys = %v", got)
+			}
+		})
+	}
+}
