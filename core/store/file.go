@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,6 +52,7 @@ type fileStore struct {
 	base     string // directory relative names are shown against ("" = none)
 	fsy      fsys
 	jsonFile bool
+	mapFiles bool // Options.MapFiles
 	timeout  time.Duration
 	poll     time.Duration
 
@@ -78,8 +80,8 @@ type fileStore struct {
 func newFileStore(location, abs, name, base string, fsy fsys, o Options) *fileStore {
 	s := &fileStore{
 		location: location, abs: abs, name: name, base: base, fsy: fsy,
-		jsonFile: strings.EqualFold(filepath.Ext(abs), ".json"),
-		timeout:  o.LockTimeout, poll: o.PollInterval,
+		jsonFile: strings.EqualFold(filepath.Ext(abs), ".json"), mapFiles: o.MapFiles,
+		timeout: o.LockTimeout, poll: o.PollInterval,
 	}
 	if s.timeout <= 0 {
 		s.timeout = defaultLockTimeout
@@ -121,11 +123,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 		s.failErr = nil
 		return s.doc, nil
 	}
-	raw, err := s.readInto(nil)
-	var doc *noggin.Document
-	if err == nil {
-		doc, err = s.decode(raw)
-	}
+	raw, doc, err := s.load()
 	if err != nil {
 		if statErr == nil {
 			fresh := s.failErr == nil || st != s.failSt || err.Error() != s.failErr.Error()
@@ -174,7 +172,17 @@ func (s *fileStore) cachedRawLocked() []byte {
 // through the small buffer *scratch (allocated on first use) instead of a
 // document-sized one: a fresh process pays for every page it touches. Any
 // failure is false; the caller then reads the file and sees the failure.
-func (s *fileStore) sameFile(want []byte, scratch *[]byte) bool {
+func (s *fileStore) sameFile(want []byte, scratch *[]byte) (same bool) {
+	if !s.mapFiles {
+		return s.compareFile(want, scratch)
+	}
+	// want may map a file that shrank since: a fault means "differs".
+	guard(func() { same = s.compareFile(want, scratch) })
+	return same
+}
+
+// compareFile is sameFile without the fault guard.
+func (s *fileStore) compareFile(want []byte, scratch *[]byte) bool {
 	f, err := s.fsy.Open(s.name)
 	if err != nil {
 		return notExist(err) && len(want) == 0
@@ -211,10 +219,46 @@ func (s *fileStore) stat() (stamp, error) {
 	return stampOf(fi), nil
 }
 
-// readInto returns the file's bytes, read into buf when it is large
-// enough; a missing file is nil (an empty one is non-nil). Other failures
-// are io (exit 2, data {path, detail}), or location-refused inside a root.
-func (s *fileStore) readInto(buf []byte) ([]byte, error) {
+// load reads and decodes the file (raw is nil for a missing file).
+func (s *fileStore) load() (raw []byte, doc *noggin.Document, err error) {
+	raw, mapped, err := s.read(s.mapFiles)
+	if err != nil {
+		return nil, nil, err
+	}
+	if mapped {
+		if guard(func() { doc, err = s.decode(raw) }) {
+			return raw, doc, err
+		}
+		// The file shrank while mapped (rewritten in place): read it.
+		if raw, _, err = s.read(false); err != nil {
+			return nil, nil, err
+		}
+	}
+	doc, err = s.decode(raw)
+	return raw, doc, err
+}
+
+// guard runs f and reports false if it faulted on a mapped file (read
+// past the end of a file truncated by someone else); other panics go on.
+func guard(f func()) (ok bool) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	f()
+	return true
+}
+
+// read returns the file's bytes, mapped if allowed and possible (mapped
+// reports it); a missing file is nil (an empty one is non-nil). Other
+// failures are io (exit 2, data {path, detail}), or location-refused
+// inside a root.
+func (s *fileStore) read(allowMap bool) (buf []byte, mapped bool, err error) {
 	f, err := s.fsy.Open(s.name)
 	if err == nil {
 		defer f.Close()
@@ -222,10 +266,12 @@ func (s *fileStore) readInto(buf []byte) ([]byte, error) {
 		if fi, serr := f.Stat(); serr == nil {
 			size = int(fi.Size())
 		}
-		if cap(buf) < size+1 || buf == nil {
-			buf = make([]byte, 0, size+size/8+512)
+		if allowMap {
+			if b, ok := mapFile(f, size); ok {
+				return b, true, nil
+			}
 		}
-		buf = buf[:0]
+		buf = make([]byte, 0, size+size/8+512)
 		for {
 			if len(buf) == cap(buf) {
 				buf = append(buf, 0)[:len(buf)]
@@ -235,20 +281,20 @@ func (s *fileStore) readInto(buf []byte) ([]byte, error) {
 			buf = buf[:len(buf)+n]
 			if err != nil {
 				if err == io.EOF {
-					return buf, nil
+					return buf, false, nil
 				}
 				break
 			}
 		}
 	}
 	if notExist(err) {
-		return nil, nil
+		return nil, false, nil
 	}
 	if e := s.refused(err); e != nil {
-		return nil, e
+		return nil, false, e
 	}
 	detail := osMessage(err, s.base)
-	return nil, noggin.Errorf(noggin.CodeIO, "failed to read file: %s", detail).
+	return nil, false, noggin.Errorf(noggin.CodeIO, "failed to read file: %s", detail).
 		With(noggin.F("path", s.abs), noggin.F("detail", detail))
 }
 
@@ -343,10 +389,7 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 	}
 	s.mu.Unlock()
 	if !loaded || !s.sameFile(raw, &s.wscratch) {
-		if raw, err = s.readInto(nil); err != nil {
-			return nil, err
-		}
-		if fresh, err = s.decode(raw); err != nil {
+		if raw, fresh, err = s.load(); err != nil {
 			return nil, err
 		}
 	}

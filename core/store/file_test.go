@@ -500,3 +500,70 @@ func TestWrittenFileComparedWithItsEncoding(t *testing.T) {
 		})
 	}
 }
+
+// With MapFiles, a mapped file rewritten in place (shorter, same inode) is
+// noticed and read again.
+func TestMappedFileTruncatedInPlace(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.yaml")
+	doc := noggin.NewDocument()
+	for i := range 300 {
+		doc.Items = append(doc.Items, &noggin.Item{Key: "k" + strconv.Itoa(i), Title: strings.Repeat("t", 40), Notes: []noggin.Note{}})
+	}
+	big := codec.EncodeYAML(doc)
+	if err := os.WriteFile(p, big, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, p, Options{MapFiles: true})
+	if d, err := s.Load(); err != nil || len(d.Items) != 300 {
+		t.Fatalf("Load = %v, %v", d, err)
+	}
+	smallDoc := noggin.NewDocument()
+	smallDoc.Items = doc.Items[:1]
+	small := codec.EncodeYAML(smallDoc)
+	if err := os.WriteFile(p, small, 0o666); err != nil { // same inode, shorter
+		t.Fatal(err)
+	}
+	if d, err := s.Load(); err != nil || len(d.Items) != 1 {
+		t.Fatalf("Load after truncation = %v, %v", d, err)
+	}
+	mustAdd(t, s, "k2")
+	if got := fileKeys(t, p); !slices.Equal(got, []string{"k0", "k2"}) {
+		t.Errorf("file keys = %v", got)
+	}
+}
+
+// guard turns a read of a mapping past the end of its truncated file into
+// false (the store then reads the file) instead of a crash.
+func TestGuardMappedFault(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.yaml")
+	if err := os.WriteFile(p, bytes.Repeat([]byte("x"), 3*os.Getpagesize()), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, ok := mapFile(f, 3*os.Getpagesize())
+	if !ok {
+		t.Skip("files are not mapped on this platform")
+	}
+	var last byte
+	if !guard(func() { last = b[len(b)-1] }) || last != 'x' {
+		t.Fatalf("reading the mapping: %q", last)
+	}
+	if err := os.Truncate(p, 1); err != nil {
+		t.Fatal(err)
+	}
+	if guard(func() { last = b[len(b)-1] }) {
+		t.Errorf("read past the truncated end did not fault")
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != "other" {
+				t.Errorf("other panic = %v, want it passed on", r)
+			}
+		}()
+		guard(func() { panic("other") })
+	}()
+}

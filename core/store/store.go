@@ -81,6 +81,11 @@ type Options struct {
 	// while someone watches it; defaults to 200ms. Without watchers,
 	// changes are noticed by the check before every Load and Update.
 	PollInterval time.Duration
+	// MapFiles lets the file provider map noggin files into memory (read
+	// only, Linux) instead of reading them into fresh memory, which a
+	// short-lived process pays for page by page. Mappings are never
+	// released, so it is meant for one-shot processes such as the CLI.
+	MapFiles bool
 }
 
 // Resolve picks the location: flag if non-empty, else $NOGGIN if non-empty,

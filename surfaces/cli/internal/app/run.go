@@ -159,7 +159,7 @@ func (r *runner) okView(v *noggin.View, err error) int {
 // openLocation opens a location. store.Open loads the document once, so a
 // broken or unreadable noggin is reported before any after-open check.
 func openLocation(loc string) (noggin.Store, error) {
-	return store.Open(loc, store.Options{})
+	return store.Open(loc, store.Options{MapFiles: true})
 }
 
 // open builds the engine and opens the noggin of --noggin / $NOGGIN / the default.

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package store
+
+import "os"
+
+// mapFile never maps outside Linux: the file is read.
+func mapFile(*os.File, int) ([]byte, bool) { return nil, false }
