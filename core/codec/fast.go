@@ -283,8 +283,8 @@ func (p *fastParser) items() []*noggin.Item {
 	fi := si + 2
 	// Items, createdAt strings and notes are allocated in growing chunks.
 	var slab []noggin.Item
+	var full [][]noggin.Item // the slabs before slab
 	var created []string
-	var items []*noggin.Item
 	var notesSlab []noggin.Note
 	var st itemState
 	finish := func() {
@@ -300,7 +300,22 @@ func (p *fastParser) items() []*noggin.Item {
 				st.it.Order = append(st.it.Order, itemFieldNames[f])
 			}
 		}
-		items = append(items, st.it)
+	}
+	// Every slab entry is an item, in order: the result is built once, at
+	// its exact size (a fresh process pays for every page it touches).
+	collect := func() []*noggin.Item {
+		finish()
+		n := len(slab)
+		for _, sl := range full {
+			n += len(sl)
+		}
+		items := make([]*noggin.Item, 0, n)
+		for _, sl := range append(full, slab) {
+			for i := range sl {
+				items = append(items, &sl[i])
+			}
+		}
+		return items
 	}
 	for {
 		p.skipIgnorable()
@@ -314,6 +329,9 @@ func (p *fastParser) items() []*noggin.Item {
 		case sp == si && isEntry:
 			finish()
 			if len(slab) == cap(slab) {
+				if slab != nil {
+					full = append(full, slab)
+				}
 				slab = make([]noggin.Item, 0, chunk(cap(slab)))
 			}
 			slab = append(slab, noggin.Item{})
@@ -324,23 +342,12 @@ func (p *fastParser) items() []*noggin.Item {
 			p.advance(line)
 			p.itemField(&st, line, fi, &notesSlab, &created)
 		case sp < si || (sp == 0 && !isEntry):
-			finish()
-			return nonNil(items)
+			return collect()
 		default:
 			giveUp()
 		}
 	}
-	finish()
-	return nonNil(items)
-}
-
-// nonNil returns items with no spare capacity (appending copies) and
-// never nil.
-func nonNil(items []*noggin.Item) []*noggin.Item {
-	if items == nil {
-		return []*noggin.Item{}
-	}
-	return items[:len(items):len(items)]
+	return collect()
 }
 
 func isDefaultItemOrder(st *itemState) bool {
