@@ -1,3 +1,9 @@
+// A noggin invocation lives for milliseconds: no periodic GOMAXPROCS
+// re-check, no naming of memory mappings (syscalls at every start).
+//
+//go:debug updatemaxprocs=0
+//go:debug decoratemappings=0
+
 // Command noggin is the working-memory tree CLI (spec/cli.md).
 package main
 
