@@ -5,6 +5,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/noggin-go/noggin/core/internal/jsontext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -376,46 +377,6 @@ func toValidUTF8(s string) string {
 
 // ---- writing ----
 
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as JSON.stringify writes it: raw UTF-8, only
-// '"', '\\' and control characters escaped.
-func appendJSONString(b []byte, s string) []byte {
-	if !utf8.ValidString(s) {
-		s = toValidUTF8(s)
-	}
-	b = append(b, '"')
-	st := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[st:i]...)
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-		}
-		st = i + 1
-	}
-	b = append(b, s[st:]...)
-	return append(b, '"')
-}
-
 func appendJSONNumber(b []byte, n noggin.Number) []byte {
 	switch n {
 	case "NaN", "Infinity", "-Infinity":
@@ -446,7 +407,7 @@ func appendJSONValue(b []byte, v any, level int) []byte {
 	case noggin.Number:
 		return appendJSONNumber(b, x)
 	case string:
-		return appendJSONString(b, x)
+		return jsontext.AppendString(b, x)
 	case []any:
 		if len(x) == 0 {
 			return append(b, "[]"...)
@@ -471,7 +432,7 @@ func appendJSONValue(b []byte, v any, level int) []byte {
 				b = append(b, ',')
 			}
 			b = jsonIndent(b, level+1)
-			b = appendJSONString(b, f.Name)
+			b = jsontext.AppendString(b, f.Name)
 			b = append(b, ':', ' ')
 			b = appendJSONValue(b, f.Value, level+1)
 		}
@@ -494,7 +455,7 @@ func appendJSONDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte) []
 	}
 	for _, name := range docOrder(doc) {
 		sep()
-		b = appendJSONString(b, name)
+		b = jsontext.AppendString(b, name)
 		b = append(b, ':', ' ')
 		switch name {
 		case fSchemaVersion:
@@ -503,7 +464,7 @@ func appendJSONDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte) []
 			if doc.Active == "" {
 				b = append(b, "null"...)
 			} else {
-				b = appendJSONString(b, doc.Active)
+				b = jsontext.AppendString(b, doc.Active)
 			}
 		case fItems:
 			if len(doc.Items) == 0 {
@@ -541,19 +502,19 @@ func appendJSONItem(b []byte, it *noggin.Item) []byte {
 		}
 		first = false
 		b = jsonIndent(b, 3)
-		b = appendJSONString(b, name)
+		b = jsontext.AppendString(b, name)
 		b = append(b, ':', ' ')
 		switch name {
 		case fKey:
-			b = appendJSONString(b, it.Key)
+			b = jsontext.AppendString(b, it.Key)
 		case fParentKey:
 			if it.ParentKey == "" {
 				b = append(b, "null"...)
 			} else {
-				b = appendJSONString(b, it.ParentKey)
+				b = jsontext.AppendString(b, it.ParentKey)
 			}
 		case fTitle:
-			b = appendJSONString(b, it.Title)
+			b = jsontext.AppendString(b, it.Title)
 		case fDone:
 			if it.Done {
 				b = append(b, "true"...)
@@ -564,7 +525,7 @@ func appendJSONItem(b []byte, it *noggin.Item) []byte {
 			if it.CreatedAt == nil {
 				b = append(b, "null"...)
 			} else {
-				b = appendJSONString(b, *it.CreatedAt)
+				b = jsontext.AppendString(b, *it.CreatedAt)
 			}
 		case fNotes:
 			if len(it.Notes) == 0 {
@@ -583,12 +544,12 @@ func appendJSONItem(b []byte, it *noggin.Item) []byte {
 				if n.Timestamp == "" {
 					b = append(b, "null"...)
 				} else {
-					b = appendJSONString(b, n.Timestamp)
+					b = jsontext.AppendString(b, n.Timestamp)
 				}
 				b = append(b, ',')
 				b = jsonIndent(b, 5)
 				b = append(b, `"text": `...)
-				b = appendJSONString(b, n.Text)
+				b = jsontext.AppendString(b, n.Text)
 				b = jsonIndent(b, 4)
 				b = append(b, '}')
 			}

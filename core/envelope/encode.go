@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/noggin-go/noggin/core/internal/jsontext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -185,96 +185,8 @@ func (w *writer) float(f float64) {
 	}
 }
 
-const hexDigits = "0123456789abcdef"
-
-// safe[c] is true for ASCII bytes written as they are inside a string.
-var safe = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-const (
-	lsb = 0x0101010101010101
-	msb = 0x8080808080808080
-)
-
-// plain8 reports whether none of the 8 bytes of x needs attention: each is
-// ASCII, at least 0x20, and neither '"' nor '\\'.
-func plain8(x uint64) bool {
-	hasLess := (x - 0x20*lsb) & ^x & msb
-	q := x ^ ('"' * lsb)
-	hasQuote := (q - lsb) & ^q & msb
-	b := x ^ ('\\' * lsb)
-	hasBackslash := (b - lsb) & ^b & msb
-	return (hasLess | hasQuote | hasBackslash | x&msb) == 0
-}
-
-// load8 reads s[i:i+8] as a little-endian word.
-func load8(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
 // str writes s as a JSON string literal.
-func (w *writer) str(s string) { w.b = appendStr(w.b, s) }
-
-// appendStr appends s as a JSON string literal.
-func appendStr(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		// Skip 8 plain ASCII bytes at a time.
-		for i+8 <= len(s) && plain8(load8(s, i)) {
-			i += 8
-		}
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if safe[c] {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"':
-				b = append(b, '\\', '"')
-			case '\\':
-				b = append(b, '\\', '\\')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, "\ufffd"...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+func (w *writer) str(s string) { w.b = jsontext.AppendString(w.b, s) }
 
 // object tracks one open JSON object.
 type object struct {
@@ -416,14 +328,14 @@ func appendView(b []byte, v *noggin.View, depth int) []byte {
 	b = append(b, '{')
 	first := true
 	if v.ActivePath != "" {
-		b = appendStr(appendField(b, first, d, `"activePath": `), v.ActivePath)
+		b = jsontext.AppendString(appendField(b, first, d, `"activePath": `), v.ActivePath)
 		first = false
 	}
 	if v.ActiveKey != "" {
-		b = appendStr(appendField(b, first, d, `"activeKey": `), v.ActiveKey)
+		b = jsontext.AppendString(appendField(b, first, d, `"activeKey": `), v.ActiveKey)
 		first = false
 	}
-	b = appendStr(appendField(b, first, d, `"targetKey": `), v.TargetKey)
+	b = jsontext.AppendString(appendField(b, first, d, `"targetKey": `), v.TargetKey)
 	b = appendNodes(appendField(b, false, d, `"items": `), v.Items, d)
 	return append(appendNL(b, depth), '}')
 }
@@ -452,18 +364,18 @@ func appendNode(b []byte, n *noggin.Node, depth int) []byte {
 	}
 	d := depth + 1
 	b = append(b, '{')
-	b = appendStr(appendField(b, true, d, `"key": `), n.Key)
+	b = jsontext.AppendString(appendField(b, true, d, `"key": `), n.Key)
 	if n.ParentKey != "" {
-		b = appendStr(appendField(b, false, d, `"parentKey": `), n.ParentKey)
+		b = jsontext.AppendString(appendField(b, false, d, `"parentKey": `), n.ParentKey)
 	}
-	b = appendStr(appendField(b, false, d, `"path": `), n.Path)
+	b = jsontext.AppendString(appendField(b, false, d, `"path": `), n.Path)
 	b = strconv.AppendInt(appendField(b, false, d, `"position": `), int64(n.Position), 10)
-	b = appendStr(appendField(b, false, d, `"title": `), n.Title)
+	b = jsontext.AppendString(appendField(b, false, d, `"title": `), n.Title)
 	if n.Done {
 		b = append(appendField(b, false, d, `"done": `), "true"...)
 	}
 	if n.CreatedAt != nil {
-		b = appendStr(appendField(b, false, d, `"createdAt": `), *n.CreatedAt)
+		b = jsontext.AppendString(appendField(b, false, d, `"createdAt": `), *n.CreatedAt)
 	}
 	if len(n.Notes) > 0 {
 		b = appendNotes(appendField(b, false, d, `"notes": `), n.Notes, d)
@@ -490,9 +402,9 @@ func appendNotes(b []byte, ns []noggin.Note, depth int) []byte {
 		if n.Timestamp == "" {
 			b = append(b, "null"...)
 		} else {
-			b = appendStr(b, n.Timestamp)
+			b = jsontext.AppendString(b, n.Timestamp)
 		}
-		b = appendStr(appendField(b, false, depth+2, `"text": `), n.Text)
+		b = jsontext.AppendString(appendField(b, false, depth+2, `"text": `), n.Text)
 		b = append(appendNL(b, depth+1), '}')
 	}
 	return append(appendNL(b, depth), ']')

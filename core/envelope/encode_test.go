@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/noggin-go/noggin/core/internal/jsontext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -651,7 +652,7 @@ func FuzzStr(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := appendStr(nil, s)
+		out := jsontext.AppendString(nil, s)
 		if !utf8.Valid(out) || !json.Valid(out) {
 			t.Fatalf("invalid output %q for %q", out, s)
 		}
