@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/noggin-go/noggin/core/internal/gen"
-	"github.com/noggin-go/noggin/core/internal/jsontext"
+	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -299,7 +299,7 @@ func TestScalarStyles(t *testing.T) {
 func TestJSONStrings(t *testing.T) {
 	in := "<>&\u2028\u2029\x00\x1f\"\\é😀\t\n\r\b\f\x7f"
 	want := `"<>&` + "\u2028\u2029" + `\u0000\u001f\"\\é😀\t\n\r\b\f` + "\x7f" + `"`
-	if got := string(jsontext.AppendString(nil, in)); got != want {
+	if got := string(jstext.AppendString(nil, in)); got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
 }

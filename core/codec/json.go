@@ -5,7 +5,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/noggin-go/noggin/core/internal/jsontext"
+	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -407,7 +407,7 @@ func appendJSONValue(b []byte, v any, level int) []byte {
 	case noggin.Number:
 		return appendJSONNumber(b, x)
 	case string:
-		return jsontext.AppendString(b, x)
+		return jstext.AppendString(b, x)
 	case []any:
 		if len(x) == 0 {
 			return append(b, "[]"...)
@@ -432,7 +432,7 @@ func appendJSONValue(b []byte, v any, level int) []byte {
 				b = append(b, ',')
 			}
 			b = jsonIndent(b, level+1)
-			b = jsontext.AppendString(b, f.Name)
+			b = jstext.AppendString(b, f.Name)
 			b = append(b, ':', ' ')
 			b = appendJSONValue(b, f.Value, level+1)
 		}
@@ -455,7 +455,7 @@ func appendJSONDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte) []
 	}
 	for _, name := range docOrder(doc) {
 		sep()
-		b = jsontext.AppendString(b, name)
+		b = jstext.AppendString(b, name)
 		b = append(b, ':', ' ')
 		switch name {
 		case fSchemaVersion:
@@ -464,7 +464,7 @@ func appendJSONDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte) []
 			if doc.Active == "" {
 				b = append(b, "null"...)
 			} else {
-				b = jsontext.AppendString(b, doc.Active)
+				b = jstext.AppendString(b, doc.Active)
 			}
 		case fItems:
 			if len(doc.Items) == 0 {
@@ -502,19 +502,19 @@ func appendJSONItem(b []byte, it *noggin.Item) []byte {
 		}
 		first = false
 		b = jsonIndent(b, 3)
-		b = jsontext.AppendString(b, name)
+		b = jstext.AppendString(b, name)
 		b = append(b, ':', ' ')
 		switch name {
 		case fKey:
-			b = jsontext.AppendString(b, it.Key)
+			b = jstext.AppendString(b, it.Key)
 		case fParentKey:
 			if it.ParentKey == "" {
 				b = append(b, "null"...)
 			} else {
-				b = jsontext.AppendString(b, it.ParentKey)
+				b = jstext.AppendString(b, it.ParentKey)
 			}
 		case fTitle:
-			b = jsontext.AppendString(b, it.Title)
+			b = jstext.AppendString(b, it.Title)
 		case fDone:
 			if it.Done {
 				b = append(b, "true"...)
@@ -525,7 +525,7 @@ func appendJSONItem(b []byte, it *noggin.Item) []byte {
 			if it.CreatedAt == nil {
 				b = append(b, "null"...)
 			} else {
-				b = jsontext.AppendString(b, *it.CreatedAt)
+				b = jstext.AppendString(b, *it.CreatedAt)
 			}
 		case fNotes:
 			if len(it.Notes) == 0 {
@@ -544,12 +544,12 @@ func appendJSONItem(b []byte, it *noggin.Item) []byte {
 				if n.Timestamp == "" {
 					b = append(b, "null"...)
 				} else {
-					b = jsontext.AppendString(b, n.Timestamp)
+					b = jstext.AppendString(b, n.Timestamp)
 				}
 				b = append(b, ',')
 				b = jsonIndent(b, 5)
 				b = append(b, `"text": `...)
-				b = jsontext.AppendString(b, n.Text)
+				b = jstext.AppendString(b, n.Text)
 				b = jsonIndent(b, 4)
 				b = append(b, '}')
 			}

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"cmp"
+	"github.com/noggin-go/noggin/core/jstext"
 	"math"
 	"math/big"
 	"slices"
@@ -67,61 +68,12 @@ func truthy(v any) bool {
 }
 
 // jsNumber formats f like JavaScript's Number.prototype.toString(), except
-// that negative zero is kept as "-0".
+// that negative zero is kept as "-0" (so JSON round trips are stable).
 func jsNumber(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0"
-		}
-		return "0"
+	if f == 0 && math.Signbit(f) {
+		return "-0"
 	}
-	neg := f < 0
-	if neg {
-		f = -f
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddddde±XX
-	mant, exps, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(exps)
-	k := len(digits)
-	n := exp + 1
-	var out string
-	switch {
-	case k <= n && n <= 21:
-		out = digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		out = digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		out = "0." + strings.Repeat("0", -n) + digits
-	default:
-		m := digits[:1]
-		if k > 1 {
-			m += "." + digits[1:]
-		}
-		sign := "+"
-		if n-1 < 0 {
-			sign = "-"
-		}
-		out = m + "e" + sign + strconv.Itoa(abs(n-1))
-	}
-	if neg {
-		return "-" + out
-	}
-	return out
-}
-
-func abs(i int) int {
-	if i < 0 {
-		return -i
-	}
-	return i
+	return jstext.FormatNumber(f)
 }
 
 // resolvePlain resolves a plain (unquoted, untagged) YAML scalar with the

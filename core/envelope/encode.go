@@ -6,9 +6,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
-	"github.com/noggin-go/noggin/core/internal/jsontext"
+	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -149,44 +148,18 @@ func (w *writer) bool(v bool) {
 
 func (w *writer) int(v int) { w.b = strconv.AppendInt(w.b, int64(v), 10) }
 
-// float writes a number the way JavaScript's Number#toString does for the
-// common cases: integral values below 1e21 without decimals, others in
-// the shortest round-trip form. NaN and ±Inf are null, as in JSON.stringify.
+// float writes a number as JSON.stringify does: Number#toString, with NaN
+// and ±Inf as null.
 func (w *writer) float(f float64) {
-	switch {
-	case math.IsNaN(f) || math.IsInf(f, 0):
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		w.null()
-	case f == math.Trunc(f) && math.Abs(f) < 1e21:
-		if f == 0 {
-			w.b = append(w.b, '0') // -0 is written 0
-			return
-		}
-		w.b = strconv.AppendFloat(w.b, f, 'f', -1, 64)
-	default:
-		abs := math.Abs(f)
-		if abs >= 1e-6 && abs < 1e21 {
-			w.b = strconv.AppendFloat(w.b, f, 'f', -1, 64)
-			return
-		}
-		s := strconv.FormatFloat(f, 'e', -1, 64) // e.g. 1e-07, 1.5e+21
-		mant, exp, _ := strings.Cut(s, "e")
-		w.b = append(w.b, mant...)
-		w.b = append(w.b, 'e')
-		if exp[0] == '-' {
-			w.b = append(w.b, '-')
-		} else {
-			w.b = append(w.b, '+')
-		}
-		exp = exp[1:]
-		for len(exp) > 1 && exp[0] == '0' {
-			exp = exp[1:]
-		}
-		w.b = append(w.b, exp...)
+		return
 	}
+	w.b = append(w.b, jstext.FormatNumber(f)...)
 }
 
 // str writes s as a JSON string literal.
-func (w *writer) str(s string) { w.b = jsontext.AppendString(w.b, s) }
+func (w *writer) str(s string) { w.b = jstext.AppendString(w.b, s) }
 
 // object tracks one open JSON object.
 type object struct {
@@ -328,14 +301,14 @@ func appendView(b []byte, v *noggin.View, depth int) []byte {
 	b = append(b, '{')
 	first := true
 	if v.ActivePath != "" {
-		b = jsontext.AppendString(appendField(b, first, d, `"activePath": `), v.ActivePath)
+		b = jstext.AppendString(appendField(b, first, d, `"activePath": `), v.ActivePath)
 		first = false
 	}
 	if v.ActiveKey != "" {
-		b = jsontext.AppendString(appendField(b, first, d, `"activeKey": `), v.ActiveKey)
+		b = jstext.AppendString(appendField(b, first, d, `"activeKey": `), v.ActiveKey)
 		first = false
 	}
-	b = jsontext.AppendString(appendField(b, first, d, `"targetKey": `), v.TargetKey)
+	b = jstext.AppendString(appendField(b, first, d, `"targetKey": `), v.TargetKey)
 	b = appendNodes(appendField(b, false, d, `"items": `), v.Items, d)
 	return append(appendNL(b, depth), '}')
 }
@@ -364,18 +337,18 @@ func appendNode(b []byte, n *noggin.Node, depth int) []byte {
 	}
 	d := depth + 1
 	b = append(b, '{')
-	b = jsontext.AppendString(appendField(b, true, d, `"key": `), n.Key)
+	b = jstext.AppendString(appendField(b, true, d, `"key": `), n.Key)
 	if n.ParentKey != "" {
-		b = jsontext.AppendString(appendField(b, false, d, `"parentKey": `), n.ParentKey)
+		b = jstext.AppendString(appendField(b, false, d, `"parentKey": `), n.ParentKey)
 	}
-	b = jsontext.AppendString(appendField(b, false, d, `"path": `), n.Path)
+	b = jstext.AppendString(appendField(b, false, d, `"path": `), n.Path)
 	b = strconv.AppendInt(appendField(b, false, d, `"position": `), int64(n.Position), 10)
-	b = jsontext.AppendString(appendField(b, false, d, `"title": `), n.Title)
+	b = jstext.AppendString(appendField(b, false, d, `"title": `), n.Title)
 	if n.Done {
 		b = append(appendField(b, false, d, `"done": `), "true"...)
 	}
 	if n.CreatedAt != nil {
-		b = jsontext.AppendString(appendField(b, false, d, `"createdAt": `), *n.CreatedAt)
+		b = jstext.AppendString(appendField(b, false, d, `"createdAt": `), *n.CreatedAt)
 	}
 	if len(n.Notes) > 0 {
 		b = appendNotes(appendField(b, false, d, `"notes": `), n.Notes, d)
@@ -402,9 +375,9 @@ func appendNotes(b []byte, ns []noggin.Note, depth int) []byte {
 		if n.Timestamp == "" {
 			b = append(b, "null"...)
 		} else {
-			b = jsontext.AppendString(b, n.Timestamp)
+			b = jstext.AppendString(b, n.Timestamp)
 		}
-		b = jsontext.AppendString(appendField(b, false, depth+2, `"text": `), n.Text)
+		b = jstext.AppendString(appendField(b, false, depth+2, `"text": `), n.Text)
 		b = append(appendNL(b, depth+1), '}')
 	}
 	return append(appendNL(b, depth), ']')

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/noggin-go/noggin/core/internal/jsontext"
+	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -652,7 +652,7 @@ func FuzzStr(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := jsontext.AppendString(nil, s)
+		out := jstext.AppendString(nil, s)
 		if !utf8.Valid(out) || !json.Valid(out) {
 			t.Fatalf("invalid output %q for %q", out, s)
 		}

@@ -1,8 +1,7 @@
 package noggin
 
 import (
-	"strings"
-	"unicode"
+	"github.com/noggin-go/noggin/core/jstext"
 )
 
 // snap is one document prepared for planning a verb.
@@ -153,11 +152,7 @@ func viewOf(doc *Document, key string, o viewOpts) *View {
 }
 
 // jsTrim trims like JavaScript's String.prototype.trim.
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool {
-		return r == '\uFEFF' || (r != '\u0085' && unicode.IsSpace(r))
-	})
-}
+func jsTrim(s string) string { return jstext.TrimSpace(s) }
 
 // Push creates a child of the active item (a new last root when none is
 // active) and makes it active.

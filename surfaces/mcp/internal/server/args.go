@@ -2,7 +2,7 @@ package server
 
 import (
 	"encoding/json"
-	"strconv"
+	"github.com/noggin-go/noggin/core/jstext"
 	"strings"
 
 	"github.com/noggin-go/noggin/core/noggin"
@@ -59,7 +59,7 @@ func (a args) path(name string) string {
 // trimmedString is a[name] trimmed when it is a string; non-strings read as "".
 func (a args) trimmedString(name string) string {
 	s, _ := a[name].(string)
-	return jsTrim(s)
+	return jstext.TrimSpace(s)
 }
 
 // gotoOpt maps the goto argument, passed through unchanged: absent → none;
@@ -124,7 +124,7 @@ func jsString(v any) string {
 		}
 		return "false"
 	case float64:
-		return jsNumber(x)
+		return jstext.FormatNumber(x)
 	case string:
 		return x
 	case []any:
@@ -138,64 +138,6 @@ func jsString(v any) string {
 	default:
 		return "[object Object]"
 	}
-}
-
-// jsNumber formats a finite float64 as JavaScript's Number#toString does.
-func jsNumber(f float64) string {
-	if f == 0 {
-		return "0"
-	}
-	sign := ""
-	if f < 0 {
-		sign = "-"
-		f = -f
-	}
-	// Shortest round-trip digits and exponent: d.ddde±x.
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expStr)
-	k := len(digits)
-	n := exp + 1
-	var s string
-	switch {
-	case k <= n && n <= 21:
-		s = digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		s = digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		s = "0." + strings.Repeat("0", -n) + digits
-	default:
-		es := "+"
-		if n-1 < 0 {
-			es = "-"
-		}
-		ae := n - 1
-		if ae < 0 {
-			ae = -ae
-		}
-		if k == 1 {
-			s = digits + "e" + es + strconv.Itoa(ae)
-		} else {
-			s = digits[:1] + "." + digits[1:] + "e" + es + strconv.Itoa(ae)
-		}
-	}
-	return sign + s
-}
-
-// jsTrim is String.prototype.trim: it strips JavaScript white space and
-// line terminators (which differ slightly from Go's unicode.IsSpace).
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, isJSSpace)
-}
-
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2028', '\u2029',
-		'\u202f', '\u205f', '\u3000', '\ufeff':
-		return true
-	}
-	return r >= '\u2000' && r <= '\u200a'
 }
 
 // MCP argument error messages (spec/mcp.md), exact wording.

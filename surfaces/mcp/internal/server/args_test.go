@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/noggin-go/noggin/core/jstext"
 	"testing"
 
 	"github.com/noggin-go/noggin/core/noggin"
@@ -37,11 +38,11 @@ func TestTruthyAndTrim(t *testing.T) {
 			t.Errorf("truthy(%s) = %v", in, !want)
 		}
 	}
-	if got := jsTrim("\ufeff\u00a0 x y\u2028\t"); got != "x y" {
+	if got := jstext.TrimSpace("\ufeff\u00a0 x y\u2028\t"); got != "x y" {
 		t.Errorf("jsTrim = %q", got)
 	}
-	if got := jsTrim("\u0085x\u0085"); got != "\u0085x\u0085" { // NEL is not JS white space
-		t.Errorf("jsTrim(NEL) = %q", got)
+	if got := jstext.TrimSpace("\u0085x\u0085"); got != "\u0085x\u0085" { // NEL is not JS white space
+		t.Errorf("jstext.TrimSpace(NEL) = %q", got)
 	}
 }
 

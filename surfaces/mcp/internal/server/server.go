@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/noggin-go/noggin/core/jstext"
 	"io"
 	"log/slog"
 	"runtime/debug"
@@ -225,7 +226,7 @@ func (h *Handler) show(st noggin.Store, a args) (any, error) {
 
 // title is the push/add title: string form (absent → ""), trimmed, required.
 func title(a args) (string, error) {
-	t := jsTrim(a.str("title"))
+	t := jstext.TrimSpace(a.str("title"))
 	if t == "" {
 		return "", argError(msgTitleRequired)
 	}
@@ -253,7 +254,7 @@ func (h *Handler) add(st noggin.Store, a args) (any, error) {
 }
 
 func (h *Handler) gotoTool(st noggin.Store, a args) (any, error) {
-	p := jsTrim(a.str("path"))
+	p := jstext.TrimSpace(a.str("path"))
 	if p == "" {
 		return nil, argError(msgPathRequired)
 	}
@@ -278,7 +279,7 @@ func (h *Handler) edit(st noggin.Store, a args) (any, error) {
 	state, stateIsString := a["state"].(string)
 	hasState := stateIsString && (state == "done" || state == "open")
 	t, titleIsString := a["title"].(string)
-	hasTitle := titleIsString && jsTrim(t) != ""
+	hasTitle := titleIsString && jstext.TrimSpace(t) != ""
 	if !hasState && !hasTitle {
 		return nil, argError(msgEditNothing)
 	}
@@ -303,7 +304,7 @@ func (h *Handler) edit(st noggin.Store, a args) (any, error) {
 
 func (h *Handler) note(st noggin.Store, a args) (any, error) {
 	text := a.str("text")
-	if jsTrim(text) == "" {
+	if jstext.TrimSpace(text) == "" {
 		return nil, argError(msgTextRequired)
 	}
 	// Any goto argument is ignored (not forwarded).
@@ -322,7 +323,7 @@ func (h *Handler) move(st noggin.Store, a args) (any, error) {
 }
 
 func (h *Handler) delete(st noggin.Store, a args) (any, error) {
-	p := jsTrim(a.str("path"))
+	p := jstext.TrimSpace(a.str("path"))
 	if p == "" {
 		return nil, argError(msgPathRequired)
 	}

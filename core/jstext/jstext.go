@@ -1,9 +1,16 @@
-// Package jsontext writes JSON string literals exactly as JavaScript's
-// JSON.stringify does. It is shared by the envelope encoder and the JSON
-// document codec so that both escape text the same way.
-package jsontext
+// Package jstext writes values in the text forms of JavaScript, which the
+// original noggin's files and envelopes use: JSON.stringify's string
+// literals, Number#toString and String#trim. It is shared by the envelope
+// encoder, the JSON/YAML codec and the surfaces, so that all of them write
+// the same text.
+package jstext
 
-import "unicode/utf8"
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 const hexDigits = "0123456789abcdef"
 
@@ -94,4 +101,73 @@ func AppendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// FormatNumber formats f as JavaScript's Number.prototype.toString() does
+// (negative zero is "0").
+func FormatNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
+	}
+	neg := f < 0
+	if neg {
+		f = -f
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddddde±XX
+	mant, exps, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(exps)
+	k := len(digits)
+	n := exp + 1
+	var out string
+	switch {
+	case k <= n && n <= 21:
+		out = digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		out = digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		out = "0." + strings.Repeat("0", -n) + digits
+	default:
+		m := digits[:1]
+		if k > 1 {
+			m += "." + digits[1:]
+		}
+		sign := "+"
+		if n-1 < 0 {
+			sign = "-"
+		}
+		out = m + "e" + sign + strconv.Itoa(abs(n-1))
+	}
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}
+
+// TrimSpace is String.prototype.trim: it strips JavaScript white space and
+// line terminators (which differ slightly from Go's unicode.IsSpace: U+FEFF
+// is white space, U+0085 is not).
+func TrimSpace(s string) string { return strings.TrimFunc(s, isSpace) }
+
+func isSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2028', '\u2029',
+		'\u202f', '\u205f', '\u3000', '\ufeff':
+		return true
+	}
+	return r >= '\u2000' && r <= '\u200a'
 }
