@@ -2,6 +2,7 @@ package codec
 
 import (
 	"github.com/noggin-go/noggin/core/noggin"
+	"slices"
 )
 
 // Field names of the model.
@@ -80,32 +81,20 @@ var defaultItemOrder = []string{fKey, fParentKey, fTitle, fDone, fCreatedAt, fNo
 var defaultItemOrderNoCreated = []string{fKey, fParentKey, fTitle, fDone, fNotes}
 var defaultDocOrder = []string{fSchemaVersion, fActive, fItems}
 
-func sameOrder(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // canonItemOrder drops an item's Order when writing the default layout
 // gives the same result.
 func canonItemOrder(it *noggin.Item) {
 	if len(it.Extra) != 0 {
 		return
 	}
-	if it.CreatedAt != nil && sameOrder(it.Order, defaultItemOrder) ||
-		it.CreatedAt == nil && sameOrder(it.Order, defaultItemOrderNoCreated) {
+	if it.CreatedAt != nil && slices.Equal(it.Order, defaultItemOrder) ||
+		it.CreatedAt == nil && slices.Equal(it.Order, defaultItemOrderNoCreated) {
 		it.Order = nil
 	}
 }
 
 func canonDocOrder(d *noggin.Document) {
-	if len(d.Extra) == 0 && sameOrder(d.Order, defaultDocOrder) {
+	if len(d.Extra) == 0 && slices.Equal(d.Order, defaultDocOrder) {
 		d.Order = nil
 	}
 }

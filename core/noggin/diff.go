@@ -65,7 +65,7 @@ func appendUpdated(out []Change, a, b *Item) []Change {
 	if a.Done != b.Done {
 		fields = append(fields, "done")
 	}
-	if !notesEqual(a.Notes, b.Notes) {
+	if !slices.Equal(a.Notes, b.Notes) {
 		fields = append(fields, "notes")
 	}
 	if fields != nil {
@@ -225,18 +225,6 @@ func slots(items []*Item) map[string]placed {
 	return m
 }
 
-func notesEqual(a, b []Note) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // Equal reports structural equality (active, then every item in array
 // order: key, parentKey, title, done, createdAt, notes).
 func Equal(a, b *Document) bool {
@@ -253,7 +241,7 @@ func Equal(a, b *Document) bool {
 		}
 		if x.Key != y.Key || x.ParentKey != y.ParentKey || x.Title != y.Title || x.Done != y.Done ||
 			(x.CreatedAt == nil) != (y.CreatedAt == nil) ||
-			(x.CreatedAt != nil && *x.CreatedAt != *y.CreatedAt) || !notesEqual(x.Notes, y.Notes) {
+			(x.CreatedAt != nil && *x.CreatedAt != *y.CreatedAt) || !slices.Equal(x.Notes, y.Notes) {
 			return false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -116,10 +117,10 @@ func TestToolsList(t *testing.T) {
 		if err := json.Unmarshal(wt.InputSchema, &s); err != nil {
 			t.Fatal(err)
 		}
-		if s.Type != "object" || !equalStrings(s.Required, w.required) {
+		if s.Type != "object" || !slices.Equal(s.Required, w.required) {
 			t.Errorf("%s: type %q required %q, want object %q", w.name, s.Type, s.Required, w.required)
 		}
-		if got := objectKeys(t, s.Props); !equalStrings(got, w.props) {
+		if got := objectKeys(t, s.Props); !slices.Equal(got, w.props) {
 			t.Errorf("%s: properties %q, want %q", w.name, got, w.props)
 		}
 		if tool.OutputSchema == nil || tool.Annotations == nil || tool.Annotations.OpenWorldHint == nil || *tool.Annotations.OpenWorldHint {
@@ -152,18 +153,6 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // objectKeys returns the keys of a JSON object in document order.
