@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/noggin-go/noggin/core/internal/gen"
+	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

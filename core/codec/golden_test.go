@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/internal/gen"
+	"github.com/noggin-go/noggin/core/gen"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden")

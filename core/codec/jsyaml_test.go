@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/internal/gen"
+	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/noggin-go/noggin/core/internal/gen"
+	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/noggin-go/noggin/core/codec"
-	"github.com/noggin-go/noggin/core/internal/gen"
+	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

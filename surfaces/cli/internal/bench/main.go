@@ -8,6 +8,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/noggin-go/noggin/core/gen"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +17,6 @@ import (
 	"time"
 
 	"github.com/noggin-go/noggin/core/codec"
-	"github.com/noggin-go/noggin/core/noggin"
 )
 
 func main() {
@@ -37,7 +37,7 @@ var verbs = []verb{
 	{"show --json", []string{"show", "--json"}},
 	{"push", []string{"push", "bench item"}},
 	{"note", []string{"note", "a bench note"}},
-	{"done", []string{"done"}},
+	{"done", []string{"done", "--force"}}, // the generated cursor may have open children
 }
 
 // targets are the median targets, per "verb/size".
@@ -77,7 +77,7 @@ func run(runs int) error {
 	slices.Sort(bw)
 	slices.Sort(bc)
 	for _, n := range sizes {
-		base := codec.EncodeYAML(generate(n))
+		base := codec.EncodeYAML(gen.Doc(n, 1))
 		file := filepath.Join(dir, fmt.Sprintf("n%d.yaml", n))
 		for _, v := range verbs {
 			var times, cpus []time.Duration
@@ -151,27 +151,3 @@ func run(runs int) error {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// generate builds a document of n items: a forest with fan-out 10 (10
-// roots, 10 children each, …), a note on every third item, and the cursor
-// on the last item, which is a leaf.
-func generate(n int) *noggin.Document {
-	doc := noggin.NewDocument()
-	created := "2026-01-01T00:00:00.000Z"
-	var parents []string // keys in creation order
-	for i := range n {
-		key := fmt.Sprintf("i-20260101-000000-%06x", i)
-		parent := ""
-		if i >= 10 {
-			parent = parents[i/10-1]
-		}
-		it := &noggin.Item{Key: key, ParentKey: parent, Title: fmt.Sprintf("item %d", i), CreatedAt: &created, Notes: []noggin.Note{}}
-		if i%3 == 0 {
-			it.Notes = append(it.Notes, noggin.Note{Timestamp: created, Text: fmt.Sprintf("note on item %d", i)})
-		}
-		doc.Items = append(doc.Items, it)
-		parents = append(parents, key)
-	}
-	doc.Active = parents[n-1]
-	return doc
-}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/noggin-go/noggin/core/gen"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,34 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/noggin-go/noggin/core/codec"
-	"github.com/noggin-go/noggin/core/noggin"
 )
-
-// genDoc builds a deterministic noggin of n items: a forest of 10 roots,
-// each a tree with fan-out 8, every third item done, every fifth with a
-// note; the active item is the last, deepest item.
-func genDoc(n int) *noggin.Document {
-	doc := noggin.NewDocument()
-	created := "2026-11-30T08:00:00.000Z"
-	for i := range n {
-		it := &noggin.Item{
-			Key:       fmt.Sprintf("i-20261130-080000-%06x", i),
-			Title:     fmt.Sprintf("item %d: investigate the flaky test in module %d", i, i%37),
-			Done:      i%3 == 0,
-			CreatedAt: &created,
-			Notes:     []noggin.Note{},
-		}
-		if i >= 10 {
-			it.ParentKey = doc.Items[(i-10)/8].Key
-		}
-		if i%5 == 0 {
-			it.Notes = append(it.Notes, noggin.Note{Timestamp: created, Text: "looked at the logs; see ticket #" + fmt.Sprint(i)})
-		}
-		doc.Items = append(doc.Items, it)
-	}
-	doc.Active = doc.Items[n-1].Key
-	return doc
-}
 
 // BenchmarkStdio measures warm tool calls against the built binary over
 // stdio (the SDK's command transport): noggin_show and noggin_note on 1k
@@ -48,7 +22,7 @@ func BenchmarkStdio(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		dir := b.TempDir()
 		file := filepath.Join(dir, "n.yaml")
-		if err := os.WriteFile(file, codec.EncodeYAML(genDoc(n)), 0o644); err != nil {
+		if err := os.WriteFile(file, codec.EncodeYAML(gen.Doc(n, 1)), 0o644); err != nil {
 			b.Fatal(err)
 		}
 		for _, c := range []struct {
@@ -99,7 +73,7 @@ func BenchmarkHandler(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		dir := b.TempDir()
 		file := filepath.Join(dir, "n.yaml")
-		if err := os.WriteFile(file, codec.EncodeYAML(genDoc(n)), 0o644); err != nil {
+		if err := os.WriteFile(file, codec.EncodeYAML(gen.Doc(n, 1)), 0o644); err != nil {
 			b.Fatal(err)
 		}
 		h := NewHandler(Config{Engine: testEngine(b)})
