@@ -137,7 +137,8 @@ func BenchmarkRPC(b *testing.B) {
 func benchVerb(b *testing.B, verb string, n int) {
 	ts := startServer(b, "")
 	name := fmt.Sprintf("gen-%d.yaml", n)
-	if err := os.WriteFile(filepath.Join(ts.root, name), codec.EncodeYAML(gen.Doc(n, 1)), 0o644); err != nil {
+	doc := gen.Doc(n, 1)
+	if err := os.WriteFile(filepath.Join(ts.root, name), codec.EncodeYAML(doc), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	const clients = 8
@@ -148,6 +149,10 @@ func benchVerb(b *testing.B, verb string, n int) {
 		cs[i] = client.New(&http.Client{Transport: tr}, ts.url)
 	}
 	ctx := context.Background()
+	paths := make([]string, 0, 100)
+	for _, it := range doc.Items[:100] {
+		paths = append(paths, noggin.PathOf(doc, it.Key))
+	}
 	var seq atomic.Int64
 	call := func(c *client.Client) error {
 		var err error
@@ -155,10 +160,10 @@ func benchVerb(b *testing.B, verb string, n int) {
 		case "show":
 			_, err = c.Show(ctx, name, noggin.ShowOpts{})
 		case "showcold":
-			// The 100 items /r/c (r, c in 1..10), round robin: more than
-			// the view cache holds per noggin.
-			i := int(seq.Add(1)) % 100
-			_, err = c.Show(ctx, name, noggin.ShowOpts{Path: fmt.Sprintf("/%d/%d", i/10%10+1, i%10+1)})
+			// The first 100 items, round robin: more than the view cache
+			// holds per noggin.
+			i := int(seq.Add(1)) % len(paths)
+			_, err = c.Show(ctx, name, noggin.ShowOpts{Path: paths[i]})
 		default:
 			_, err = c.Note(ctx, name, noggin.NoteOpts{Text: "bench"})
 		}
