@@ -113,10 +113,42 @@ func uninitBuffer(n int) []byte {
 	return unsafe.Slice(unsafe.StringData(s), n+1)[:0]
 }
 
+// ItemCache makes repeated YAML encodings of successive versions of one
+// document cheap: documents are never modified once built, and Apply keeps
+// every unchanged item as the same *Item, so the bytes of an item encoded
+// before are reused and only new or changed items are encoded again. The
+// zero value is ready to use; it is not safe for concurrent use.
+type ItemCache struct {
+	prev, cur map[*noggin.Item][]byte
+}
+
+// EncodeYAML is codec.EncodeYAML(doc), reusing the bytes of items that the
+// previous call encoded; only the items of doc are kept for the next call.
+func (c *ItemCache) EncodeYAML(doc *noggin.Document) []byte {
+	c.cur = make(map[*noggin.Item][]byte, len(doc.Items))
+	b := appendYAMLDoc(uninitBuffer(estimateSize(doc)), doc, nil, c)
+	b = append(b, '\n')
+	c.prev, c.cur = c.cur, nil
+	return b[:len(b):len(b)]
+}
+
+// append appends the encoding of it, from the previous call if it had it.
+// The cached bytes are copies, so they never keep an output buffer alive.
+func (c *ItemCache) append(b []byte, it *noggin.Item) []byte {
+	if enc, ok := c.prev[it]; ok {
+		c.cur[it] = enc
+		return append(b, enc...)
+	}
+	start := len(b)
+	b = appendItem(b, it)
+	c.cur[it] = append([]byte(nil), b[start:]...)
+	return b
+}
+
 // AppendYAML appends EncodeYAML(doc) to dst (so a caller can reuse one
 // buffer across writes) and returns the extended buffer.
 func AppendYAML(dst []byte, doc *noggin.Document) []byte {
-	dst = appendYAMLDoc(dst, doc, nil)
+	dst = appendYAMLDoc(dst, doc, nil, nil)
 	return append(dst, '\n')
 }
 
@@ -136,7 +168,7 @@ func AppendJSON(dst []byte, doc *noggin.Document) []byte {
 // document-sized allocation), returning the first write error.
 func WriteYAML(w io.Writer, doc *noggin.Document) error {
 	return stream(w, func(b []byte, flush func([]byte) []byte) []byte {
-		return append(appendYAMLDoc(b, doc, flush), '\n')
+		return append(appendYAMLDoc(b, doc, flush, nil), '\n')
 	})
 }
 

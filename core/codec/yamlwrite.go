@@ -34,7 +34,7 @@ const flushSize = 64 << 10
 // appendYAMLDoc writes doc (without the final newline). A non-nil flush is
 // called between items once the buffer holds flushSize bytes and returns
 // the buffer to continue with.
-func appendYAMLDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte) []byte {
+func appendYAMLDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte, items *ItemCache) []byte {
 	for i, name := range docOrder(doc) {
 		if i > 0 {
 			b = nl(b, 0)
@@ -61,7 +61,11 @@ func appendYAMLDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte) []
 			b = append(b, ':')
 			for _, it := range doc.Items {
 				b = append(b, "\n  - "...)
-				b = appendItem(b, it)
+				if items != nil {
+					b = items.append(b, it)
+				} else {
+					b = appendItem(b, it)
+				}
 				if flush != nil && len(b) >= flushSize {
 					b = flush(b)
 				}

@@ -52,7 +52,8 @@ type fileStore struct {
 	base     string // directory relative names are shown against ("" = none)
 	fsy      fsys
 	jsonFile bool
-	mapFiles bool // Options.MapFiles
+	mapFiles bool            // Options.MapFiles
+	items    codec.ItemCache // encodings of the items last written (under wmu)
 	timeout  time.Duration
 	poll     time.Duration
 
@@ -409,14 +410,26 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 		return nil, err
 	}
 	s.removeStaleTemps()
-	if err := s.writeAtomic(next); err != nil {
+	// A one-shot process (MapFiles) streams the encoding and never needs
+	// the bytes again; a long-lived store keeps them, because the next
+	// write compares the file with them under the lock (encoding the
+	// document a second time would double the cost of every write).
+	var out []byte
+	switch {
+	case s.mapFiles:
+	case s.jsonFile:
+		out = codec.EncodeJSON(next)
+	default:
+		out = s.items.EncodeYAML(next) // re-encodes only changed items
+	}
+	if err := s.writeAtomic(next, out); err != nil {
 		return nil, s.writeErr(err)
 	}
 	st, _ = s.stat()
 	s.mu.Lock()
 	s.failErr = nil
-	s.replaceLocked(next, nil, st, time.Now())
-	s.rawDoc = true // the file is encode(next)
+	s.replaceLocked(next, out, st, time.Now())
+	s.rawDoc = out == nil // else the file is encode(next), rebuilt on demand
 	s.mu.Unlock()
 	return next, nil
 }
@@ -428,11 +441,12 @@ func (s *fileStore) writeErr(err error) error {
 	return writeError(err, s.base)
 }
 
-// writeAtomic writes doc (encoded as the file's format, streamed: no
-// document-sized buffer) to <file>.tmp-<pid>-<epoch-ms>, fsyncs it,
+// writeAtomic writes data, or if it is nil doc encoded as the file's
+// format and streamed (no document-sized buffer), to
+// <file>.tmp-<pid>-<epoch-ms>, fsyncs it,
 // renames it over the file and fsyncs the directory. The temp file is
 // removed on failure.
-func (s *fileStore) writeAtomic(doc *noggin.Document) (err error) {
+func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
@@ -443,9 +457,12 @@ func (s *fileStore) writeAtomic(doc *noggin.Document) (err error) {
 			_ = s.fsy.Remove(tmp)
 		}
 	}()
-	if s.jsonFile {
+	switch {
+	case data != nil:
+		_, err = f.Write(data)
+	case s.jsonFile:
 		err = codec.WriteJSON(f, doc)
-	} else {
+	default:
 		err = codec.WriteYAML(f, doc)
 	}
 	if err == nil {

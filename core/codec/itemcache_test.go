@@ -1,0 +1,42 @@
+package codec
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/noggin-go/noggin/core/gen"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// The item cache must give exactly EncodeYAML's bytes for every version of
+// a document that Apply produces, including changed, moved, removed and
+// added items.
+func TestItemCacheMatchesEncodeYAML(t *testing.T) {
+	doc := gen.Doc(500, 7)
+	var c ItemCache
+	title, done := "renamed: with a colon", true
+	steps := [][]noggin.Op{
+		nil,
+		{{Type: noggin.OpNote, Key: doc.Items[3].Key, Note: &noggin.Note{Timestamp: "2026-01-01T00:00:00.000Z", Text: "multi\nline"}}},
+		{{Type: noggin.OpSet, Key: doc.Items[10].Key, Title: &title, Done: &done}},
+		{{Type: noggin.OpMove, Key: doc.Items[20].Key, ParentKey: doc.Items[0].Key, AtEnd: true}},
+		{{Type: noggin.OpRemove, Keys: []string{doc.Items[499].Key}}},
+		{{Type: noggin.OpAdd, Item: &noggin.Item{Key: "new-1", Title: "'quoted' #x", Notes: []noggin.Note{}}, AtEnd: true}},
+		{{Type: noggin.OpSetActive, Key: "new-1"}},
+	}
+	for i, ops := range steps {
+		if ops != nil {
+			next, err := noggin.Apply(doc, ops)
+			if err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+			doc = next
+		}
+		if got, want := c.EncodeYAML(doc), EncodeYAML(doc); !bytes.Equal(got, want) {
+			t.Fatalf("step %d: item cache output differs from EncodeYAML", i)
+		}
+	}
+	if len(c.prev) != len(doc.Items) {
+		t.Errorf("cache holds %d items, want %d", len(c.prev), len(doc.Items))
+	}
+}
