@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 	"slices"
 )
@@ -49,7 +50,7 @@ func toKey(v any) string {
 	case string:
 		return x
 	}
-	return jsString(v)
+	return jstext.String(v)
 }
 
 // toTitle converts a title: strings as they are, null is "", anything else
@@ -65,16 +66,16 @@ func toCreatedAt(v any) *string {
 	case string:
 		return &x
 	}
-	s := jsString(v)
+	s := jstext.String(v)
 	return &s
 }
 
 // toTimestamp is the note timestamp rule: falsy → null, else String(v).
 func toTimestamp(v any) string {
-	if !truthy(v) {
+	if !jstext.Truthy(v) {
 		return ""
 	}
-	return jsString(v)
+	return jstext.String(v)
 }
 
 var defaultItemOrder = []string{fKey, fParentKey, fTitle, fDone, fCreatedAt, fNotes}
@@ -118,7 +119,7 @@ func normalize(top any, json bool) (*noggin.Document, error) {
 		return nil, errSchema("undefined")
 	}
 	if n, isNum := sv.(noggin.Number); !isNum || n != "1" {
-		return nil, errSchema(jsString(sv))
+		return nil, errSchema(jstext.String(sv))
 	}
 	itemsV, _ := get(m, fItems)
 	rawItems, ok := itemsV.([]any)
@@ -172,7 +173,7 @@ func buildItem(it *noggin.Item, im noggin.Map) error {
 			return errInvalidNote()
 		}
 		ts, _ := get(nm, fTimestamp)
-		it.Notes[j] = noggin.Note{Timestamp: toTimestamp(ts), Text: jsString(text)}
+		it.Notes[j] = noggin.Note{Timestamp: toTimestamp(ts), Text: jstext.String(text)}
 	}
 	it.Order = make([]string, 0, len(im))
 	for _, f := range im {
@@ -184,7 +185,7 @@ func buildItem(it *noggin.Item, im noggin.Map) error {
 		case fTitle:
 			it.Title = toTitle(f.Value)
 		case fDone:
-			it.Done = truthy(f.Value)
+			it.Done = jstext.Truthy(f.Value)
 		case fCreatedAt:
 			it.CreatedAt = toCreatedAt(f.Value)
 		case fNotes:

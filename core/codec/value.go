@@ -18,55 +18,6 @@ import (
 // behaviour of the original tool (which parses into JavaScript numbers) is
 // reproduced on every later conversion.
 
-// jsString is JavaScript's String(v) for a generic value.
-func jsString(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
-	case noggin.Number:
-		if x == "-0" {
-			return "0"
-		}
-		return string(x)
-	case string:
-		return x
-	case []any:
-		var b strings.Builder
-		for i, e := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if e != nil {
-				b.WriteString(jsString(e))
-			}
-		}
-		return b.String()
-	case noggin.Map:
-		return "[object Object]"
-	}
-	return ""
-}
-
-// truthy is JavaScript truthiness of a generic value.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case noggin.Number:
-		return x != "0" && x != "-0" && x != "NaN"
-	case string:
-		return x != ""
-	}
-	return true
-}
-
 // jsNumber formats f like JavaScript's Number.prototype.toString(), except
 // that negative zero is kept as "-0" (so JSON round trips are stable).
 func jsNumber(f float64) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/noggin-go/noggin/core/jstext"
 	"io"
 	"strings"
 
@@ -189,7 +190,7 @@ func (c *nodeConv) mapping(n *yaml.Node, depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		key := jsString(kv)
+		key := jstext.String(kv)
 		v, err := c.value(vn, depth+1)
 		if err != nil {
 			return nil, err

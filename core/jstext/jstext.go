@@ -171,3 +171,61 @@ func isSpace(r rune) bool {
 	}
 	return r >= '\u2000' && r <= '\u200a'
 }
+
+// Valuer is implemented by values that carry their own JavaScript forms,
+// such as a number kept as its literal text.
+type Valuer interface {
+	// JSString is String(v).
+	JSString() string
+	// JSTruthy is the truthiness of v (Boolean(v)).
+	JSTruthy() bool
+}
+
+// String is JavaScript's String(v) for a value of the JSON model (nil,
+// bool, float64, string, []any, map[string]any) or a Valuer.
+func String(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case float64:
+		return FormatNumber(x)
+	case string:
+		return x
+	case []any:
+		var b strings.Builder
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if e != nil {
+				b.WriteString(String(e))
+			}
+		}
+		return b.String()
+	case Valuer:
+		return x.JSString()
+	}
+	return "[object Object]"
+}
+
+// Truthy is JavaScript truthiness of a value of the JSON model or a Valuer.
+func Truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case float64:
+		return x != 0 && !math.IsNaN(x)
+	case string:
+		return x != ""
+	case Valuer:
+		return x.JSTruthy()
+	}
+	return true
+}

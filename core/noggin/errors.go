@@ -41,6 +41,10 @@ const (
 	// CodeLocationRefused is new in noggin for Go: a server refused a location
 	// outside its root directory (exit 2, data {location, detail}).
 	CodeLocationRefused = "location-refused"
+	// CodeUnknownArgument is new in noggin for Go: a structured call (MCP
+	// tool arguments, RPC Call) named an argument the verb does not take
+	// (exit 2, data {verb, argument, known}).
+	CodeUnknownArgument = "unknown-argument"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -99,7 +103,7 @@ var exitCodes = map[string]int{
 	CodePopNoPath: 2, CodeInvalidNote: 2, CodeInvalidOp: 2, CodeInvalidDocument: 2,
 	CodeUnsupportedSchema: 2, CodeLockTimeout: 1, CodeIO: 2, CodeSourceRequired: 2,
 	CodeDestRequired: 2, CodeUsage: 2, CodeDisposed: 2, CodeReadOnly: 2,
-	CodeLocationRefused: 2,
+	CodeLocationRefused: 2, CodeUnknownArgument: 2,
 }
 
 // ExitCodeOf returns the exit code of a code (1 for unknown codes).
@@ -230,6 +234,8 @@ func catalog(e *Error, detail string) string {
 		return "noggin is disposed"
 	case CodeReadOnly:
 		return "noggin is read-only"
+	case CodeUnknownArgument:
+		return fmt.Sprintf("unknown argument '%s'; it takes: %s", str(e, "argument"), str(e, "known"))
 	case CodeLocationRefused:
 		return fmt.Sprintf("location '%s' refused: %s", str(e, "location"), str(e, "detail"))
 	}

@@ -75,3 +75,20 @@ type Number string
 
 // NewDocument returns the empty document {schemaVersion: 1, active: null, items: []}.
 func NewDocument() *Document { return &Document{Items: []*Item{}} }
+
+// JSString is String(n) in JavaScript (negative zero is "0").
+func (n Number) JSString() string {
+	if n == "-0" {
+		return "0"
+	}
+	return string(n)
+}
+
+// JSTruthy is the truthiness of n in JavaScript.
+func (n Number) JSTruthy() bool { return n != "0" && n != "-0" && n != "NaN" }
+
+// JSString is String(m) in JavaScript.
+func (Map) JSString() string { return "[object Object]" }
+
+// JSTruthy is the truthiness of a mapping (always true).
+func (Map) JSTruthy() bool { return true }

@@ -252,3 +252,38 @@ func decimal(seg string) string {
 	}
 	return s
 }
+
+// LooksLikePath is the CLI heuristic that tells a path from a word
+// (spec/cli.md#looks-like-a-path): ".", "..", "-", "+", a prefix "./",
+// "../", "-/", "+/", or digits separated by single slashes with an
+// optional leading slash.
+func LooksLikePath(s string) bool {
+	switch s {
+	case ".", "..", "-", "+":
+		return true
+	}
+	for _, p := range [...]string{"./", "../", "-/", "+/"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	s = strings.TrimPrefix(s, "/")
+	if s == "" {
+		return false
+	}
+	digits := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '/':
+			if digits == 0 {
+				return false
+			}
+			digits = 0
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}

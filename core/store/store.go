@@ -58,6 +58,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -216,7 +217,7 @@ func NewCache(o Options) *Cache { return &Cache{opts: o, entries: map[string]*ca
 // file store re-reads its file whenever it changed, so it never serves a
 // stale document.
 func (c *Cache) Open(location string) (noggin.Store, error) {
-	key := strings.TrimSpace(location)
+	key := jstext.TrimSpace(location)
 	c.mu.Lock()
 	if e, ok := c.entries[key]; ok {
 		c.mu.Unlock()
@@ -236,3 +237,16 @@ func (c *Cache) Open(location string) (noggin.Store, error) {
 	close(e.ready)
 	return e.store, e.err
 }
+
+// Providers lists the location schemes the cache's stores can open.
+func (c *Cache) Providers() []noggin.Provider { return Providers(c.opts) }
+
+// Opener opens every location anew with Options (one-shot processes such
+// as the CLI); *Cache is the opener of long-lived servers.
+type Opener struct{ Options Options }
+
+// Open opens location with o.Options.
+func (o Opener) Open(location string) (noggin.Store, error) { return Open(location, o.Options) }
+
+// Providers lists the location schemes o can open.
+func (o Opener) Providers() []noggin.Provider { return Providers(o.Options) }

@@ -47,7 +47,9 @@ func TestEdgeCasesCovered(t *testing.T) {
 }
 
 // TestErrorCodesCovered checks that every error code the CLI can produce
-// (spec/envelope.md) appears in at least one golden error envelope.
+// (spec/envelope.md) appears in at least one golden error envelope. The
+// original's "usage" (copy with fewer than two locations) is gone: copy
+// answers source-required or dest-required on every surface instead.
 func TestErrorCodesCovered(t *testing.T) {
 	all := readScripts(t)
 	codes := []string{
@@ -55,7 +57,7 @@ func TestErrorCodesCovered(t *testing.T) {
 		"cycle", "placement-missing", "title-required", "text-required", "nothing-to-edit",
 		"option-misused", "goto-unsupported", "goto-unresolved", "has-descendants",
 		"open-descendants", "invalid-note", "invalid-document", "unsupported-schema",
-		"lock-timeout", "io", "usage",
+		"lock-timeout", "io", "source-required", "dest-required", "pop-no-path",
 	}
 	for _, c := range codes {
 		if !strings.Contains(all, `"code": "`+c+`"`) {

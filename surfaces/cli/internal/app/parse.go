@@ -1,6 +1,10 @@
 package app
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
 
 // flagKind is how the grammar treats a flag (spec/cli.md#flags).
 type flagKind int
@@ -64,39 +68,10 @@ type ParseError struct {
 
 func (e *ParseError) Error() string { return e.Message }
 
-// LooksLikePath is the CLI heuristic of spec/cli.md#looks-like-a-path: `.`,
-// `..`, `-`, `+`, a prefix `./`, `../`, `-/`, `+/`, or digits separated by
-// single slashes with an optional leading slash.
-func LooksLikePath(s string) bool {
-	switch s {
-	case ".", "..", "-", "+":
-		return true
-	}
-	for _, p := range [...]string{"./", "../", "-/", "+/"} {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	s = strings.TrimPrefix(s, "/")
-	if s == "" {
-		return false
-	}
-	digits := 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '/':
-			if digits == 0 {
-				return false
-			}
-			digits = 0
-		default:
-			return false
-		}
-	}
-	return digits > 0
-}
+// LooksLikePath is core's heuristic that tells a path from a word
+// (spec/cli.md#looks-like-a-path); the grammar uses it for --goto's
+// optional value.
+func LooksLikePath(s string) bool { return noggin.LooksLikePath(s) }
 
 func requiresValue(name string) *ParseError {
 	return &ParseError{Message: "flag --" + name + " requires a value"}
@@ -108,7 +83,7 @@ func Parse(argv []string) (*Args, *ParseError) {
 	a := &Args{}
 	// Pass 1: find the verb.
 	i := 0
-	for i < len(argv) && (strings.HasPrefix(argv[i], "--") || argv[i] == "-h") {
+	for i < len(argv) && argv[i] != "--" && (strings.HasPrefix(argv[i], "--") || argv[i] == "-h") {
 		tok := argv[i]
 		i++
 		if tok == "-h" {
@@ -132,9 +107,15 @@ func Parse(argv []string) (*Args, *ParseError) {
 	}
 	rest := argv
 	if i < len(argv) {
-		a.Verb, a.HasVerb = argv[i], true
-		rest = make([]string, 0, len(argv)-1)
-		rest = append(append(rest, argv[:i]...), argv[i+1:]...)
+		v := i
+		if argv[i] == "--" { // "noggin -- VERB …": the verb follows the separator
+			v = i + 1
+		}
+		if v < len(argv) {
+			a.Verb, a.HasVerb = argv[v], true
+			rest = make([]string, 0, len(argv)-1)
+			rest = append(append(rest, argv[:v]...), argv[v+1:]...)
+		}
 	}
 	// Pass 2: flags and positionals.
 	if err := a.pass2(rest); err != nil {
@@ -148,6 +129,10 @@ func (a *Args) pass2(args []string) *ParseError {
 	f := &a.Flags
 	for i := 0; i < len(args); i++ {
 		tok := args[i]
+		if tok == "--" { // the end of the options: the rest are words
+			a.Positionals = append(a.Positionals, args[i+1:]...)
+			return nil
+		}
 		if tok == "-h" {
 			f.Help = true
 			continue
@@ -244,9 +229,13 @@ func (a *Args) setValue(name, v string) {
 
 // wantsJSON reports whether argv asks for JSON output (a token --json or
 // --json=…). It is used for parse errors, which happen before the flags are
-// known: no value can start with "--", so such a token is always the flag.
+// known: no value can start with "--", so such a token before "--" is
+// always the flag.
 func wantsJSON(argv []string) bool {
 	for _, t := range argv {
+		if t == "--" {
+			return false
+		}
 		if t == "--json" || strings.HasPrefix(t, "--json=") {
 			return true
 		}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -125,12 +126,16 @@ func TestParse(t *testing.T) {
 		{"--goto|show", `verb="show" goto=true`},
 		{"--goto|1|2", `verb="2" goto="1"`},
 		{"add|x|--goto|/1|--goto", `verb="add" goto=true pos=["x"]`},
-		// single-dash tokens are positionals; no "--" terminator
+		// single-dash tokens are positionals; "--" ends the options
 		{"push|-x", `verb="push" pos=["-x"]`},
 		{"-x", `verb="-x"`},
 		{"note|-|+|-5", `verb="note" pos=["-" "+" "-5"]`},
-		{"add|--|-dash", `ERR unknown flag: -- [add]`},
-		{"--|add", `ERR unknown flag: -- [add]`},
+		{"add|--|-dash", `verb="add" pos=["-dash"]`},
+		{"--|add", `verb="add"`},
+		{"push|--|--draft", `verb="push" pos=["--draft"]`},
+		{"note|.|--|--verbose|is|broken|--json", `verb="note" pos=["." "--verbose" "is" "broken" "--json"]`},
+		{"--json|push|x|--|--", `verb="push" json pos=["x" "--"]`},
+		{"--|--json", `verb="--json"`},
 		{"done|/1|--closeall", `ERR unknown flag: --closeall [done]`},
 		{"--closeall", `ERR unknown flag: --closeall <none>`},
 		{"show|--with-notes|--with-siblings|--with-descendants", `verb="show" with-notes with-siblings with-descendants`},
@@ -197,7 +202,7 @@ func TestCompletions(t *testing.T) {
 }
 
 // FuzzParse checks grammar invariants on arbitrary argv: no panic, no
-// positional starting with "--", no positional without a verb, and a parse
+// positional starting with "--" unless the options were ended by "--", no positional without a verb, and a parse
 // error only with the two documented messages.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"push|x", "--json|show", "add|x|--goto|1", "--title", "--|x", "-h", "note|2024|plans", "--goto=|x"} {
@@ -214,7 +219,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for _, p := range a.Positionals {
-			if strings.HasPrefix(p, "--") {
+			if strings.HasPrefix(p, "--") && !slices.Contains(argv, "--") {
 				t.Fatalf("positional %q starts with --", p)
 			}
 		}

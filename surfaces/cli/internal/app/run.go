@@ -6,10 +6,11 @@ package app
 import (
 	"bytes"
 	"io"
-	"strings"
+	"slices"
 
 	"github.com/noggin-go/noggin/core/envelope"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/core/store"
 )
 
@@ -65,32 +66,6 @@ func (r *runner) run(argv []string) int {
 	r.json = f.JSON
 	r.withJSON = f.WithJSON && !f.JSON
 	switch a.Verb {
-	case "push":
-		return r.push(a)
-	case "add":
-		return r.add(a)
-	case "move":
-		return r.move(a)
-	case "goto":
-		return r.gotoVerb(a)
-	case "done":
-		return r.done(a)
-	case "pop":
-		return r.pop(a)
-	case "edit":
-		return r.edit(a)
-	case "show":
-		return r.show(a)
-	case "note":
-		return r.note(a)
-	case "delete":
-		return r.delete(a)
-	case "where":
-		return r.where(a)
-	case "copy":
-		return r.copy(a)
-	case "providers":
-		return r.providers()
 	case "help":
 		if len(a.Positionals) > 0 && a.Positionals[0] != "help" && findVerb(a.Positionals[0]) != nil {
 			writeVerbHelp(r.stdout, a.Positionals[0])
@@ -100,11 +75,59 @@ func (r *runner) run(argv []string) int {
 	case "completion":
 		return r.completion(a)
 	}
-	token := a.Verb
-	if !a.HasVerb {
-		token = "undefined"
+	if !a.HasVerb || !isVerb(a.Verb) {
+		token := a.Verb
+		if !a.HasVerb {
+			token = "undefined"
+		}
+		return r.fail(usage("unknown command: " + token + " (try 'help')"))
 	}
-	return r.fail(usage("unknown command: " + token + " (try 'help')"))
+	eng, err := noggin.EngineFromEnv(r.getenv)
+	if err != nil {
+		return r.fail(err)
+	}
+	runner := &request.Runner{
+		Engine:          eng,
+		Opener:          store.Opener{Options: store.Options{MapFiles: true}},
+		DefaultLocation: func() string { return store.Resolve("", r.getenv) },
+	}
+	return r.out(runner.Run(requestOf(a)), f.WithNotes)
+}
+
+// isVerb reports whether name is a verb core runs.
+func isVerb(name string) bool { return slices.Contains(request.Verbs, name) }
+
+// requestOf carries the parsed argv into a core request, unchanged: core
+// decides what the words and flags mean.
+func requestOf(a *Args) *request.Request {
+	f := &a.Flags
+	req := &request.Request{
+		Verb:            a.Verb,
+		Location:        request.OptString(f.Noggin),
+		Positionals:     a.Positionals,
+		Title:           request.OptString(f.Title),
+		Before:          request.OptString(f.Before),
+		After:           request.OptString(f.After),
+		Into:            request.OptString(f.Into),
+		Done:            request.Flag(f.Done),
+		Open:            request.Flag(f.Open),
+		Force:           request.Flag(f.Force),
+		CloseAll:        request.Flag(f.CloseAll),
+		Recursive:       request.Flag(f.Recursive),
+		NoChildren:      request.Flag(f.NoChildren),
+		WithSiblings:    request.Flag(f.WithSiblings),
+		WithDescendants: request.Flag(f.WithDescendants),
+		WithAll:         request.Flag(f.WithAll),
+		WithNotes:       request.Flag(f.WithNotes),
+	}
+	switch g := f.Goto; {
+	case g == nil:
+	case g.Self:
+		req.Goto = request.Flag(true)
+	default:
+		req.Goto = request.String(g.Path)
+	}
+	return req
 }
 
 // usage is a CLI usage error: noggin-error, exit 2, literal message.
@@ -119,10 +142,12 @@ func (r *runner) help() int {
 	return 0
 }
 
-// fail reports err: the error envelope on stderr with --json, else
+// fail reports err (see failEnv).
+func (r *runner) fail(err error) int { return r.failEnv(envelope.Failure(r.verb, err)) }
+
+// failEnv reports an error envelope: on stderr with --json, else
 // "noggin: <message>". It returns the error's exit code.
-func (r *runner) fail(err error) int {
-	env := envelope.Failure(r.verb, err)
+func (r *runner) failEnv(env envelope.Envelope) int {
 	if r.json {
 		r.write(r.stderr, env.Encode())
 	} else {
@@ -131,306 +156,53 @@ func (r *runner) fail(err error) int {
 	return env.ExitCode()
 }
 
-// ok prints a success: the envelope with --json, else the human output
-// (followed by an empty line and the envelope with --with-json).
-func (r *runner) ok(data any, human func(b *bytes.Buffer)) int {
+// out prints a result: an error (see failEnv), or a success as the
+// envelope with --json, else the verb's human output (followed by an empty
+// line and the envelope with --with-json).
+func (r *runner) out(res request.Result, withNotes bool) int {
+	env := res.Envelope
+	if !env.OK() {
+		return r.failEnv(env)
+	}
 	var b bytes.Buffer
 	if r.json {
-		b.Write(envelope.Success(r.verb, data).Encode())
+		b.Write(env.Encode())
 	} else {
-		human(&b)
+		r.human(&b, res, withNotes)
 		if r.withJSON {
 			b.WriteByte('\n')
-			b.Write(envelope.Success(r.verb, data).Encode())
+			b.Write(env.Encode())
 		}
 	}
 	r.write(r.stdout, b.Bytes())
 	return 0
 }
 
-// okView prints a verb's view.
-func (r *runner) okView(v *noggin.View, err error) int {
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.ok(v, func(b *bytes.Buffer) { RenderView(b, v, false) })
-}
-
-// openLocation opens a location. store.Open loads the document once, so a
-// broken or unreadable noggin is reported before any after-open check.
-func openLocation(loc string) (noggin.Store, error) {
-	return store.Open(loc, store.Options{MapFiles: true})
-}
-
-// open builds the engine and opens the noggin of --noggin / $NOGGIN / the default.
-func (r *runner) open(a *Args) (*noggin.Engine, noggin.Store, error) {
-	eng, err := noggin.EngineFromEnv(r.getenv)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := openLocation(store.Resolve(deref(a.Flags.Noggin), r.getenv))
-	if err != nil {
-		return nil, nil, err
-	}
-	return eng, s, nil
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
-// first returns the first positional ("" when none).
-func first(a *Args) string {
-	if len(a.Positionals) == 0 {
-		return ""
-	}
-	return a.Positionals[0]
-}
-
-// titleOf is --title if non-empty, else the positionals joined, trimmed.
-func titleOf(a *Args) string {
-	t := deref(a.Flags.Title)
-	if t == "" {
-		t = strings.Join(a.Positionals, " ")
-	}
-	return strings.TrimSpace(t)
-}
-
-// gotoOf maps the parsed --goto to the engine option.
-func gotoOf(a *Args) noggin.Goto {
-	g := a.Flags.Goto
-	switch {
-	case g == nil:
-		return noggin.Goto{}
-	case g.Self:
-		return noggin.Goto{Present: true, Self: true}
-	default:
-		return noggin.Goto{Present: true, Path: g.Path}
-	}
-}
-
-// placementOf returns the placement among --before/--after/--into (nil if
-// none); more than one is a usage error.
-func placementOf(a *Args, verb string) (*noggin.Placement, error) {
-	var p *noggin.Placement
-	n := 0
-	for _, c := range []struct {
-		kind string
-		v    *string
-	}{{"before", a.Flags.Before}, {"after", a.Flags.After}, {"into", a.Flags.Into}} {
-		if c.v != nil {
-			n++
-			p = &noggin.Placement{Kind: c.kind, Anchor: *c.v}
+// human renders a success for a person.
+func (r *runner) human(b *bytes.Buffer, res request.Result, withNotes bool) {
+	switch d := res.Envelope.Data.(type) {
+	case *noggin.View:
+		if r.verb == "show" {
+			RenderShow(b, d, withNotes)
+		} else {
+			RenderView(b, d, false)
 		}
-	}
-	if n > 1 {
-		return nil, usage(verb + ": --before, --after, and --into are mutually exclusive")
-	}
-	return p, nil
-}
-
-func (r *runner) push(a *Args) int {
-	title := titleOf(a)
-	if title == "" {
-		return r.fail(noggin.Usage(noggin.CodeTitleRequired, 2, "push: title required (--title or positional)"))
-	}
-	eng, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.okView(eng.Push(s, noggin.PushOpts{Title: title}))
-}
-
-func (r *runner) add(a *Args) int {
-	title := titleOf(a)
-	if title == "" {
-		return r.fail(noggin.Usage(noggin.CodeTitleRequired, 2, "add: title required (--title or positional)"))
-	}
-	eng, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
-	}
-	p, err := placementOf(a, "add")
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.okView(eng.Add(s, noggin.AddOpts{Title: title, Placement: p, Goto: gotoOf(a)}))
-}
-
-func (r *runner) move(a *Args) int {
-	if len(a.Positionals) > 1 {
-		return r.fail(usage("move: accepts at most one path"))
-	}
-	eng, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
-	}
-	p, err := placementOf(a, "move")
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.okView(eng.Move(s, noggin.MoveOpts{Path: first(a), Placement: p, Goto: gotoOf(a)}))
-}
-
-func (r *runner) gotoVerb(a *Args) int {
-	if first(a) == "" {
-		return r.fail(usage("goto: path required"))
-	}
-	eng, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.okView(eng.Goto(s, noggin.GotoOpts{Path: first(a)}))
-}
-
-func (r *runner) done(a *Args) int {
-	if len(a.Positionals) > 1 {
-		return r.fail(usage("done: accepts at most one path"))
-	}
-	eng, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
-	}
-	f := &a.Flags
-	return r.okView(eng.Done(s, noggin.DoneOpts{Path: first(a), Force: f.Force, CloseAll: f.CloseAll, Goto: gotoOf(a)}))
-}
-
-func (r *runner) pop(a *Args) int {
-	if len(a.Positionals) > 0 {
-		return r.fail(usage("pop: takes no path; pop always operates on the active item"))
-	}
-	if a.Flags.Goto != nil {
-		return r.fail(usage("pop: --goto is not supported; pop always moves to the active item's parent"))
-	}
-	eng, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.okView(eng.Pop(s, noggin.PopOpts{Force: a.Flags.Force, CloseAll: a.Flags.CloseAll}))
-}
-
-func (r *runner) edit(a *Args) int {
-	f := &a.Flags
-	if f.Done && f.Open {
-		return r.fail(usage("edit: --done and --open are mutually exclusive"))
-	}
-	if len(a.Positionals) > 1 {
-		return r.fail(usage("edit: accepts at most one path"))
-	}
-	eng, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
-	}
-	o := noggin.EditOpts{Path: first(a), Title: f.Title, Force: f.Force, CloseAll: f.CloseAll, Goto: gotoOf(a)}
-	if f.Done || f.Open {
-		done := f.Done
-		o.Done = &done
-	}
-	return r.okView(eng.Edit(s, o))
-}
-
-func (r *runner) show(a *Args) int {
-	eng, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
-	}
-	f := &a.Flags
-	withDesc := f.WithDescendants || f.WithAll
-	if withDesc && f.NoChildren {
-		return r.fail(usage("show: --with-descendants and --no-children are mutually exclusive"))
-	}
-	v, err := eng.Show(s, noggin.ShowOpts{
-		Path:            first(a),
-		NoChildren:      f.NoChildren,
-		WithSiblings:    f.WithSiblings || f.WithAll,
-		WithDescendants: withDesc,
-		Goto:            gotoOf(a),
-	})
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.ok(v, func(b *bytes.Buffer) { RenderShow(b, v, f.WithNotes) })
-}
-
-func (r *runner) note(a *Args) int {
-	words := a.Positionals
-	path := ""
-	if len(words) > 0 && LooksLikePath(words[0]) {
-		path, words = words[0], words[1:]
-	}
-	text := strings.TrimSpace(strings.Join(words, " "))
-	eng, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.okView(eng.Note(s, noggin.NoteOpts{Path: path, Text: text, Goto: gotoOf(a)}))
-}
-
-func (r *runner) delete(a *Args) int {
-	switch {
-	case a.Flags.Goto != nil:
-		return r.fail(usage("delete: --goto is not supported"))
-	case len(a.Positionals) == 0:
-		return r.fail(usage("delete: path required"))
-	case len(a.Positionals) > 1:
-		return r.fail(usage("delete: accepts at most one path"))
-	}
-	eng, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
-	}
-	res, err := eng.Delete(s, noggin.DeleteOpts{Path: first(a), Recursive: a.Flags.Recursive})
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.ok(res, func(b *bytes.Buffer) {
+	case nil: // show with no target
+		RenderShow(b, nil, withNotes)
+	case *noggin.DeleteResult:
 		empty := false
-		if res.View == nil {
-			doc, err := s.Load()
+		if d.View == nil {
+			doc, err := res.Store.Load()
 			empty = err == nil && len(doc.Items) == 0
 		}
-		RenderDelete(b, res, empty)
-	})
-}
-
-func (r *runner) where(a *Args) int {
-	_, s, err := r.open(a)
-	if err != nil {
-		return r.fail(err)
+		RenderDelete(b, d, empty)
+	case *noggin.CopyResult:
+		RenderCopy(b, d, res.Source.Describe(), res.Store.Describe())
+	case string:
+		RenderLine(b, d)
+	case []noggin.Provider:
+		RenderProviders(b, d)
 	}
-	loc := s.Describe()
-	return r.ok(loc, func(b *bytes.Buffer) { RenderLine(b, loc) })
-}
-
-func (r *runner) copy(a *Args) int {
-	if len(a.Positionals) < 2 {
-		return r.fail(noggin.Usage(noggin.CodeUsage, 2, "copy: usage: noggin copy <from> <to>"))
-	}
-	eng, err := noggin.EngineFromEnv(r.getenv)
-	if err != nil {
-		return r.fail(err)
-	}
-	src, err := openLocation(a.Positionals[0])
-	if err != nil {
-		return r.fail(err)
-	}
-	dst, err := openLocation(a.Positionals[1])
-	if err != nil {
-		return r.fail(err)
-	}
-	res, err := eng.Copy(src, dst)
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.ok(res, func(b *bytes.Buffer) { RenderCopy(b, res, src.Describe(), dst.Describe()) })
-}
-
-func (r *runner) providers() int {
-	ps := store.Providers(store.Options{})
-	return r.ok(ps, func(b *bytes.Buffer) { RenderProviders(b, ps) })
 }
 
 func (r *runner) completion(a *Args) int {

@@ -1,0 +1,145 @@
+package request
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/noggin-go/noggin/core/envelope"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// Param is one named argument of a structured call (MCP tool arguments,
+// the RPC Call method).
+type Param struct {
+	// Name is the argument name, e.g. "closeAll".
+	Name string
+	// Hidden marks an argument that is accepted only so that it fails with
+	// the same error as on the CLI (pop's path, goto on done, pop and
+	// delete); tool schemas do not list it.
+	Hidden bool
+	field  func(*Request) *Arg
+}
+
+func p(name string, field func(*Request) *Arg) Param { return Param{Name: name, field: field} }
+
+func hidden(name string, field func(*Request) *Arg) Param {
+	return Param{Name: name, Hidden: true, field: field}
+}
+
+var (
+	pNoggin          = p("noggin", func(r *Request) *Arg { return &r.Location })
+	pPath            = p("path", func(r *Request) *Arg { return &r.Path })
+	pTitle           = p("title", func(r *Request) *Arg { return &r.Title })
+	pText            = p("text", func(r *Request) *Arg { return &r.Text })
+	pState           = p("state", func(r *Request) *Arg { return &r.State })
+	pBefore          = p("before", func(r *Request) *Arg { return &r.Before })
+	pAfter           = p("after", func(r *Request) *Arg { return &r.After })
+	pInto            = p("into", func(r *Request) *Arg { return &r.Into })
+	pGoto            = p("goto", func(r *Request) *Arg { return &r.Goto })
+	pForce           = p("force", func(r *Request) *Arg { return &r.Force })
+	pCloseAll        = p("closeAll", func(r *Request) *Arg { return &r.CloseAll })
+	pRecursive       = p("recursive", func(r *Request) *Arg { return &r.Recursive })
+	pNoChildren      = p("noChildren", func(r *Request) *Arg { return &r.NoChildren })
+	pWithSiblings    = p("withSiblings", func(r *Request) *Arg { return &r.WithSiblings })
+	pWithDescendants = p("withDescendants", func(r *Request) *Arg { return &r.WithDescendants })
+	pWithAll         = p("withAll", func(r *Request) *Arg { return &r.WithAll })
+	pWithNotes       = p("withNotes", func(r *Request) *Arg { return &r.WithNotes })
+	pFrom            = p("from", func(r *Request) *Arg { return &r.From })
+	pTo              = p("to", func(r *Request) *Arg { return &r.To })
+	hPath            = hidden("path", pPath.field)
+	hGoto            = hidden("goto", pGoto.field)
+)
+
+// params are the arguments of each verb in a structured call, in the order
+// tool schemas list them. show has no goto there: noggin_show and RPC Show
+// are read-only (RPC ShowGoto is show with a goto).
+var params = map[string][]Param{
+	"show":      {pNoggin, pPath, pNoChildren, pWithSiblings, pWithDescendants, pWithAll, pWithNotes},
+	"push":      {pNoggin, pTitle},
+	"add":       {pNoggin, pTitle, pBefore, pAfter, pInto, pGoto},
+	"goto":      {pNoggin, pPath},
+	"done":      {pNoggin, pPath, pForce, pCloseAll, hGoto},
+	"pop":       {pNoggin, pForce, pCloseAll, hPath, hGoto},
+	"edit":      {pNoggin, pPath, pState, pTitle, pForce, pCloseAll, pGoto},
+	"note":      {pNoggin, pPath, pText, pGoto},
+	"move":      {pNoggin, pPath, pBefore, pAfter, pInto, pGoto},
+	"delete":    {pNoggin, pPath, pRecursive, hGoto},
+	"where":     {pNoggin},
+	"copy":      {pFrom, pTo},
+	"providers": {},
+}
+
+// Params returns the arguments verb takes in a structured call (nil for an
+// unknown verb).
+func Params(verb string) []Param { return params[verb] }
+
+// ToolName is the MCP tool name of a verb: "noggin_" + verb.
+func ToolName(verb string) string { return "noggin_" + strings.ReplaceAll(verb, "-", "_") }
+
+// VerbOf is the envelope verb of a tool name: without the "noggin_"
+// prefix, "_" replaced by "-". A bare verb is returned as it is.
+func VerbOf(tool string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(tool, "noggin_"), "_", "-")
+}
+
+// RunJSON runs a structured call: name is a verb ("push") or its MCP tool
+// name ("noggin_push"); raw is the arguments object (absent or null: no
+// arguments). An argument the verb does not take is unknown-argument, an
+// unknown name "unknown tool: NAME".
+func (r *Runner) RunJSON(name string, raw json.RawMessage) Result {
+	verb := VerbOf(name)
+	req, err := decodeJSON(name, verb, raw)
+	if err != nil {
+		return Result{Envelope: envelope.Failure(verb, err)}
+	}
+	return r.Run(req)
+}
+
+func decodeJSON(name, verb string, raw json.RawMessage) (*Request, error) {
+	ps, ok := params[verb]
+	if !ok {
+		return nil, noggin.Usage(noggin.CodeNogginError, 1, "unknown tool: "+name)
+	}
+	var m map[string]any
+	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
+		if t[0] != '{' || json.Unmarshal(t, &m) != nil {
+			return nil, noggin.Usage(noggin.CodeNogginError, 2, verb+": arguments must be a JSON object")
+		}
+	}
+	req := &Request{Verb: verb}
+	// Sorted, so that the first unknown argument reported is always the same.
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		a := find(ps, k)
+		if a == nil {
+			return nil, unknownArgument(verb, k, ps)
+		}
+		*a.field(req) = Arg{Given: true, Value: m[k]}
+	}
+	return req, nil
+}
+
+func find(ps []Param, name string) *Param {
+	for i := range ps {
+		if ps[i].Name == name {
+			return &ps[i]
+		}
+	}
+	return nil
+}
+
+func unknownArgument(verb, name string, ps []Param) error {
+	var known []string
+	for _, p := range ps {
+		if !p.Hidden {
+			known = append(known, p.Name)
+		}
+	}
+	k := strings.Join(known, ", ")
+	if k == "" {
+		k = "no arguments"
+	}
+	return noggin.NewError(noggin.CodeUnknownArgument, noggin.F("verb", verb), noggin.F("argument", name), noggin.F("known", k))
+}

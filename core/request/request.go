@@ -1,0 +1,476 @@
+// Package request is the one place where noggin decides what a verb's
+// input means. Every surface decodes its wire format — the CLI's argv, an
+// MCP tool call's arguments, an RPC message — into a Request that holds the
+// inputs as they were received (strings, JSON values, presence), and Run
+// validates them in the documented order, trims with JavaScript semantics,
+// opens the noggin, runs the verb and returns the envelope. No surface
+// trims, defaults, checks a required field or builds a domain error itself,
+// so the same input gives the same envelope and the same file everywhere.
+package request
+
+import (
+	"strings"
+
+	"github.com/noggin-go/noggin/core/envelope"
+	"github.com/noggin-go/noggin/core/jstext"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// Arg is one argument as a surface received it. Value is a value of the
+// JSON model: nil (null), bool, float64, string, []any or map[string]any.
+// The zero Arg is an argument that was not given.
+type Arg struct {
+	Given bool
+	Value any
+}
+
+// String is a given string argument.
+func String(s string) Arg { return Arg{Given: true, Value: s} }
+
+// Flag is a presence flag: given (true) when on, absent when off.
+func Flag(on bool) Arg {
+	if !on {
+		return Arg{}
+	}
+	return Arg{Given: true, Value: true}
+}
+
+// OptString is a string argument that is given when s is not nil.
+func OptString(s *string) Arg {
+	if s == nil {
+		return Arg{}
+	}
+	return String(*s)
+}
+
+// isTrue is `value === true`.
+func (a Arg) isTrue() bool { b, ok := a.Value.(bool); return a.Given && ok && b }
+
+// truthy is JavaScript truthiness (an absent argument is falsy).
+func (a Arg) truthy() bool { return a.Given && jstext.Truthy(a.Value) }
+
+// text is the string form of a given, non-null argument, else "".
+func (a Arg) text() string {
+	if !a.Given || a.Value == nil {
+		return ""
+	}
+	return jstext.String(a.Value)
+}
+
+// Request is one verb call as a surface received it. Surfaces fill the
+// fields their wire format has; the CLI puts its positional words into
+// Positionals, the structured surfaces use the named fields.
+type Request struct {
+	// Verb is the verb name ("push", "show", …).
+	Verb string
+	// Location is the noggin (CLI --noggin, MCP "noggin", RPC location).
+	Location Arg
+	// Positionals are the CLI's words after the verb: a path, title words,
+	// a path and note words, or copy's two locations, depending on Verb.
+	Positionals []string
+
+	Path, Title, Text, State   Arg
+	Before, After, Into, Goto  Arg
+	Done, Open                 Arg // edit's CLI flags --done and --open
+	Force, CloseAll, Recursive Arg
+	NoChildren, WithSiblings   Arg
+	WithDescendants, WithAll   Arg
+	WithNotes                  Arg
+	From, To                   Arg // copy's locations
+}
+
+// Verbs lists the verbs Run knows, in help order.
+var Verbs = []string{"push", "add", "move", "goto", "done", "pop", "edit", "show", "note", "delete", "where", "copy", "providers"}
+
+// Opener opens a noggin location for a surface (its store options, cache
+// and root) and returns the registered providers.
+type Opener interface {
+	// Open opens location (already trimmed and non-empty).
+	Open(location string) (noggin.Store, error)
+	// Providers lists the location schemes the surface can open.
+	Providers() []noggin.Provider
+}
+
+// Runner runs requests with one engine and one opener.
+type Runner struct {
+	Engine *noggin.Engine
+	Opener Opener
+	// DefaultLocation returns the noggin used when a request gives none
+	// (the CLI: $NOGGIN, else ~/.noggin.yaml). Nil: a location is required.
+	DefaultLocation func() string
+}
+
+// Result is what Run returns: the envelope, and for surfaces that render
+// it themselves (the CLI's human output) the store the verb ran on.
+type Result struct {
+	Envelope envelope.Envelope
+	// Store is the noggin the verb ran on (nil when none was opened; copy:
+	// the destination).
+	Store noggin.Store
+	// Source is copy's source noggin.
+	Source noggin.Store
+}
+
+// Run validates req, runs its verb and returns the result envelope. It
+// never panics on any input.
+func (r *Runner) Run(req *Request) Result {
+	var res Result
+	data, err := r.run(req, &res)
+	res.Envelope = envelope.Result(req.Verb, data, err)
+	return res
+}
+
+// usage is an argument error whose message is complete as given.
+func usage(msg string) error { return noggin.Usage(noggin.CodeNogginError, 2, msg) }
+
+func (r *Runner) run(req *Request, res *Result) (any, error) {
+	v, ok := verbs[req.Verb]
+	if !ok {
+		return nil, usage("unknown command: " + req.Verb + " (try 'help')")
+	}
+	// (1) the checks that need no noggin.
+	if v.before != nil {
+		if err := v.before(req); err != nil {
+			return nil, err
+		}
+	}
+	if v.run == nil { // copy, providers: no noggin of their own
+		return v.global(r, req, res)
+	}
+	// (2) open (and load) the noggin: a broken file is reported before
+	// any check that looks at the tree.
+	st, err := r.open(req.Location)
+	if err != nil {
+		return nil, err
+	}
+	res.Store = st
+	// (3) the verb's own checks and the verb.
+	return v.run(r.Engine, st, req)
+}
+
+// location is the trimmed location of a, or the default.
+func (r *Runner) location(a Arg) string {
+	loc := ""
+	if s, ok := a.Value.(string); a.Given && ok {
+		loc = jstext.TrimSpace(s)
+	}
+	if loc == "" && r.DefaultLocation != nil {
+		loc = r.DefaultLocation()
+	}
+	return loc
+}
+
+// open opens and loads a location (no-location when there is none).
+func (r *Runner) open(a Arg) (noggin.Store, error) {
+	loc := r.location(a)
+	if loc == "" {
+		return nil, noggin.NewError(noggin.CodeNoLocation)
+	}
+	st, err := r.Opener.Open(loc)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := st.Load(); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// verbDef is how one verb reads its request.
+type verbDef struct {
+	// before checks what needs no noggin (nil: nothing).
+	before func(req *Request) error
+	// run checks the rest and runs the verb on the opened noggin.
+	run func(e *noggin.Engine, st noggin.Store, req *Request) (any, error)
+	// global runs a verb that opens no noggin of its own (copy, providers).
+	global func(r *Runner, req *Request, res *Result) (any, error)
+}
+
+var verbs = map[string]verbDef{
+	"push":      {before: needTitle, run: push},
+	"add":       {before: needTitle, run: add},
+	"move":      {before: atMostOnePath, run: move},
+	"goto":      {before: needGotoPath, run: gotoVerb},
+	"done":      {before: atMostOnePath, run: done},
+	"pop":       {before: popChecks, run: pop},
+	"edit":      {before: editChecks, run: edit},
+	"show":      {run: show},
+	"note":      {run: note},
+	"delete":    {before: deleteChecks, run: deleteVerb},
+	"where":     {run: where},
+	"copy":      {before: copyChecks, global: copyVerb},
+	"providers": {global: providers},
+}
+
+// path is the verb's target path as given: the Path argument if it is
+// truthy, else the first positional; "" means the active item. Not trimmed.
+func (req *Request) path() string {
+	if req.Path.truthy() {
+		return jstext.String(req.Path.Value)
+	}
+	if len(req.Positionals) > 0 {
+		return req.Positionals[0]
+	}
+	return ""
+}
+
+// trimmedPath is path trimmed (goto and delete).
+func (req *Request) trimmedPath() string { return jstext.TrimSpace(req.path()) }
+
+// title is push's and add's title: the Title argument's string form when it
+// is given and not empty or null, else the positional words joined by one
+// space; trimmed.
+func (req *Request) title() string {
+	t := req.Title.text()
+	if t == "" {
+		t = strings.Join(req.Positionals, " ")
+	}
+	return jstext.TrimSpace(t)
+}
+
+func needTitle(req *Request) error {
+	if req.title() == "" {
+		return noggin.Usage(noggin.CodeTitleRequired, 2, req.Verb+": title required (--title or positional)")
+	}
+	return nil
+}
+
+func atMostOnePath(req *Request) error {
+	if len(req.Positionals) > 1 {
+		return usage(req.Verb + ": accepts at most one path")
+	}
+	return nil
+}
+
+func needGotoPath(req *Request) error {
+	if req.trimmedPath() == "" {
+		return noggin.NewError(noggin.CodePathRequired, noggin.F("verb", "goto"))
+	}
+	return nil
+}
+
+func popChecks(req *Request) error {
+	if len(req.Positionals) > 0 || req.Path.Given {
+		return noggin.NewError(noggin.CodePopNoPath, noggin.F("verb", "pop"))
+	}
+	if req.Goto.Given {
+		return noggin.NewError(noggin.CodeGotoUnsupported, noggin.F("verb", "pop"))
+	}
+	return nil
+}
+
+func editChecks(req *Request) error {
+	if req.Done.truthy() && req.Open.truthy() {
+		return usage("edit: --done and --open are mutually exclusive")
+	}
+	return atMostOnePath(req)
+}
+
+func deleteChecks(req *Request) error {
+	switch {
+	case req.Goto.Given:
+		return noggin.NewError(noggin.CodeGotoUnsupported, noggin.F("verb", "delete"))
+	case req.trimmedPath() == "":
+		return noggin.NewError(noggin.CodePathRequired, noggin.F("verb", "delete"))
+	case len(req.Positionals) > 1:
+		return usage("delete: accepts at most one path")
+	}
+	return nil
+}
+
+// gotoOpt maps the goto argument: absent → none; true → the verb's target;
+// a falsy value (false, null, "", 0) → present but falsy
+// (goto-path-required); anything else → its string form as a path.
+func (req *Request) gotoOpt() noggin.Goto {
+	a := req.Goto
+	switch {
+	case !a.Given:
+		return noggin.Goto{}
+	case a.isTrue():
+		return noggin.Goto{Present: true, Self: true}
+	case !a.truthy():
+		return noggin.Goto{Present: true}
+	}
+	return noggin.Goto{Present: true, Path: jstext.String(a.Value)}
+}
+
+// placement maps before/after/into: the kinds whose value is truthy (an
+// empty anchor counts as absent); more than one is an error; none is nil.
+func (req *Request) placement() (*noggin.Placement, error) {
+	var p *noggin.Placement
+	for _, c := range [...]struct {
+		kind string
+		a    Arg
+	}{{"before", req.Before}, {"after", req.After}, {"into", req.Into}} {
+		if !c.a.truthy() {
+			continue
+		}
+		if p != nil {
+			return nil, usage(req.Verb + ": --before, --after, and --into are mutually exclusive")
+		}
+		p = &noggin.Placement{Kind: c.kind, Anchor: jstext.String(c.a.Value)}
+	}
+	return p, nil
+}
+
+func view(v *noggin.View, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil // a nil view is null data
+}
+
+func push(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	return view(e.Push(st, noggin.PushOpts{Title: req.title()}))
+}
+
+func add(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	p, err := req.placement()
+	if err != nil {
+		return nil, err
+	}
+	return view(e.Add(st, noggin.AddOpts{Title: req.title(), Placement: p, Goto: req.gotoOpt()}))
+}
+
+func move(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	p, err := req.placement()
+	if err != nil {
+		return nil, err
+	}
+	return view(e.Move(st, noggin.MoveOpts{Path: req.path(), Placement: p, Goto: req.gotoOpt()}))
+}
+
+func gotoVerb(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	return view(e.Goto(st, noggin.GotoOpts{Path: req.trimmedPath()}))
+}
+
+func done(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	return view(e.Done(st, noggin.DoneOpts{Path: req.path(), Force: req.Force.isTrue(),
+		CloseAll: req.CloseAll.isTrue(), Goto: req.gotoOpt()}))
+}
+
+func pop(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	return view(e.Pop(st, noggin.PopOpts{Force: req.Force.isTrue(), CloseAll: req.CloseAll.isTrue()}))
+}
+
+// edit: the state comes from --done/--open or from state ("done"/"open");
+// the title counts when it is a string with non-blank content (the engine
+// trims it). A state that is neither, beside a title, is an error.
+func edit(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	o := noggin.EditOpts{Path: req.path(), Force: req.Force.isTrue(), CloseAll: req.CloseAll.isTrue(), Goto: req.gotoOpt()}
+	state, _ := req.State.Value.(string)
+	switch {
+	case req.Done.truthy() || req.State.Given && state == "done":
+		o.Done = ptr(true)
+	case req.Open.truthy() || req.State.Given && state == "open":
+		o.Done = ptr(false)
+	}
+	if t, ok := req.Title.Value.(string); req.Title.Given && ok {
+		o.Title = &t
+	}
+	if req.State.Given && o.Done == nil && o.Title != nil && jstext.TrimSpace(*o.Title) != "" {
+		return nil, noggin.Usage(noggin.CodeNogginError, 2, `edit: state must be "done" or "open"`)
+	}
+	return view(e.Edit(st, o))
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func show(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	withDesc := req.WithDescendants.isTrue() || req.WithAll.isTrue()
+	if withDesc && req.NoChildren.isTrue() {
+		return nil, usage("show: --with-descendants and --no-children are mutually exclusive")
+	}
+	return view(e.Show(st, noggin.ShowOpts{
+		Path:            req.path(),
+		NoChildren:      req.NoChildren.isTrue(),
+		WithSiblings:    req.WithSiblings.isTrue() || req.WithAll.isTrue(),
+		WithDescendants: withDesc,
+		Goto:            req.gotoOpt(),
+	}))
+}
+
+// note: with positional words, a first word that looks like a path is the
+// path and the rest is the text; the engine trims the text.
+func note(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	path := ""
+	if req.Path.truthy() {
+		path = jstext.String(req.Path.Value)
+	}
+	words := req.Positionals
+	if !req.Path.Given && len(words) > 0 && noggin.LooksLikePath(words[0]) {
+		path, words = words[0], words[1:]
+	}
+	text := req.Text.text()
+	if !req.Text.Given || req.Text.Value == nil {
+		text = strings.Join(words, " ")
+	}
+	return view(e.Note(st, noggin.NoteOpts{Path: path, Text: text, Goto: req.gotoOpt()}))
+}
+
+func deleteVerb(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	r, err := e.Delete(st, noggin.DeleteOpts{Path: req.trimmedPath(), Recursive: req.Recursive.isTrue()})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func where(_ *noggin.Engine, st noggin.Store, _ *Request) (any, error) {
+	return st.Describe(), nil
+}
+
+// copyLocations are copy's source and destination: the From/To arguments,
+// else the first two positionals.
+func (req *Request) copyLocations() (from, to Arg) {
+	from, to = req.From, req.To
+	if len(req.Positionals) > 0 && !from.Given {
+		from = String(req.Positionals[0])
+	}
+	if len(req.Positionals) > 1 && !to.Given {
+		to = String(req.Positionals[1])
+	}
+	return from, to
+}
+
+func copyChecks(req *Request) error {
+	from, to := req.copyLocations()
+	if jstext.TrimSpace(from.text()) == "" || !isString(from) {
+		return noggin.NewError(noggin.CodeSourceRequired, noggin.F("verb", "copy"))
+	}
+	if jstext.TrimSpace(to.text()) == "" || !isString(to) {
+		return noggin.NewError(noggin.CodeDestRequired, noggin.F("verb", "copy"))
+	}
+	return nil
+}
+
+func isString(a Arg) bool { _, ok := a.Value.(string); return ok }
+
+func copyVerb(r *Runner, req *Request, res *Result) (any, error) {
+	from, to := req.copyLocations()
+	src, err := r.openCopy(from)
+	if err != nil {
+		return nil, err
+	}
+	dst, err := r.openCopy(to)
+	if err != nil {
+		return nil, err
+	}
+	res.Source, res.Store = src, dst
+	c, err := r.Engine.Copy(src, dst)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// openCopy opens one side of copy: no default location applies.
+func (r *Runner) openCopy(a Arg) (noggin.Store, error) {
+	c := *r
+	c.DefaultLocation = nil
+	return c.open(a)
+}
+
+func providers(r *Runner, _ *Request, _ *Result) (any, error) {
+	return r.Opener.Providers(), nil
+}
