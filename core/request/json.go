@@ -85,13 +85,13 @@ func VerbOf(tool string) string {
 	return strings.ReplaceAll(strings.TrimPrefix(tool, "noggin_"), "_", "-")
 }
 
-// RunJSON runs a structured call: name is a verb ("push") or its MCP tool
-// name ("noggin_push"); raw is the arguments object (absent or null: no
-// arguments). An argument the verb does not take is unknown-argument, an
-// unknown name "unknown tool: NAME".
-func (r *Runner) RunJSON(name string, raw json.RawMessage) Result {
-	verb := VerbOf(name)
-	req, err := decodeJSON(name, verb, raw)
+// RunJSON runs a structured call: tool is the MCP tool name of a verb
+// ("noggin_push"); raw is the arguments object (absent or null: no
+// arguments). An argument the verb does not take is unknown-argument, any
+// other name "unknown tool: NAME" (noggin-error, exit 1).
+func (r *Runner) RunJSON(tool string, raw json.RawMessage) Result {
+	verb := VerbOf(tool)
+	req, err := decodeJSON(tool, verb, raw)
 	if err != nil {
 		return Result{Envelope: envelope.Failure(verb, err)}
 	}
@@ -100,7 +100,7 @@ func (r *Runner) RunJSON(name string, raw json.RawMessage) Result {
 
 func decodeJSON(name, verb string, raw json.RawMessage) (*Request, error) {
 	ps, ok := params[verb]
-	if !ok {
+	if !ok || ToolName(verb) != name {
 		return nil, noggin.Usage(noggin.CodeNogginError, 1, "unknown tool: "+name)
 	}
 	var m map[string]any

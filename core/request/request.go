@@ -9,6 +9,8 @@
 package request
 
 import (
+	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/noggin-go/noggin/core/envelope"
@@ -98,6 +100,9 @@ type Runner struct {
 	// DefaultLocation returns the noggin used when a request gives none
 	// (the CLI: $NOGGIN, else ~/.noggin.yaml). Nil: a location is required.
 	DefaultLocation func() string
+	// Panicked, if set, is told about a panic that Run turned into a
+	// noggin-error envelope (for the surface's log).
+	Panicked func(value any, stack []byte)
 }
 
 // Result is what Run returns: the envelope, and for surfaces that render
@@ -112,9 +117,17 @@ type Result struct {
 }
 
 // Run validates req, runs its verb and returns the result envelope. It
-// never panics on any input.
-func (r *Runner) Run(req *Request) Result {
-	var res Result
+// never panics: an unexpected panic becomes a noggin-error envelope
+// ("internal error: …", exit 1).
+func (r *Runner) Run(req *Request) (res Result) {
+	defer func() {
+		if v := recover(); v != nil {
+			if r.Panicked != nil {
+				r.Panicked(v, debug.Stack())
+			}
+			res = Result{Envelope: envelope.Failure(req.Verb, noggin.Usage(noggin.CodeNogginError, 1, "internal error: "+fmt.Sprint(v)))}
+		}
+	}()
 	data, err := r.run(req, &res)
 	res.Envelope = envelope.Result(req.Verb, data, err)
 	return res

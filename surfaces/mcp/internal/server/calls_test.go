@@ -41,7 +41,7 @@ var callCases = []callCase{
 	{name: "show-no-active", fixture: "F4", tool: "noggin_show", args: `{"noggin": "$N"}`},    // 215
 	{name: "show-missing-file", fixture: "F0", tool: "noggin_show", args: `{"noggin": "$N"}`}, // null, nothing created
 	{name: "show-path-not-found", fixture: "F1", tool: "noggin_show", args: `{"noggin": "$N", "path": "/9"}`},
-	{name: "show-goto-ignored", fixture: "F1", tool: "noggin_show", args: `{"noggin": "$N", "path": "/2", "goto": true}`},
+	{name: "show-goto-unknown", fixture: "F1", tool: "noggin_show", args: `{"noggin": "$N", "path": "/2", "goto": true}`},
 	{name: "show-noggin-missing", fixture: "F1", tool: "noggin_show", args: `{}`}, // 205
 	{name: "show-noggin-blank", fixture: "F1", tool: "noggin_show", args: `{"noggin": "   "}`},
 	{name: "show-noggin-number", fixture: "F1", tool: "noggin_show", args: `{"noggin": 5}`},
@@ -104,13 +104,13 @@ var callCases = []callCase{
 	{name: "done-force", fixture: "F1", tool: "noggin_done", args: `{"noggin": "$N", "path": "/1/2", "force": true}`},
 	{name: "done-closeall", fixture: "F1", tool: "noggin_done", args: `{"noggin": "$N", "path": "/1/2", "closeAll": true}`},
 	{name: "done-force-truthy-string", fixture: "F1", tool: "noggin_done", args: `{"noggin": "$N", "path": "/1/2", "force": "yes"}`},
-	{name: "done-goto-ignored", fixture: "F1", tool: "noggin_done", args: `{"noggin": "$N", "path": "/1/1", "goto": "."}`},
+	{name: "done-goto-unsupported", fixture: "F1", tool: "noggin_done", args: `{"noggin": "$N", "path": "/1/1", "goto": "."}`},
 	{name: "done-no-active", fixture: "F4", tool: "noggin_done", args: `{"noggin": "$N"}`},
 	{name: "done-not-found", fixture: "F1", tool: "noggin_done", args: `{"noggin": "$N", "path": "/1/9"}`},
 
 	// noggin_pop
 	{name: "pop", fixture: "F5", tool: "noggin_pop", args: `{"noggin": "$N"}`},
-	{name: "pop-path-ignored", fixture: "F5", tool: "noggin_pop", args: `{"noggin": "$N", "path": "/1", "goto": "."}`},
+	{name: "pop-path", fixture: "F5", tool: "noggin_pop", args: `{"noggin": "$N", "path": "/1", "goto": "."}`},
 	{name: "pop-open-descendants", fixture: "F1", tool: "noggin_pop", args: `{"noggin": "$N"}`},
 	{name: "pop-closeall", fixture: "F1", tool: "noggin_pop", args: `{"noggin": "$N", "closeAll": true}`},
 	{name: "pop-force", fixture: "F1", tool: "noggin_pop", args: `{"noggin": "$N", "force": true}`},
@@ -138,7 +138,7 @@ var callCases = []callCase{
 	// noggin_note
 	{name: "note", fixture: "F1", tool: "noggin_note", args: `{"noggin": "$N", "text": "  found it  "}`},
 	{name: "note-path", fixture: "F1", tool: "noggin_note", args: `{"noggin": "$N", "path": "/1/2/1", "text": "deep"}`},
-	{name: "note-goto-ignored", fixture: "F1", tool: "noggin_note", args: `{"noggin": "$N", "text": "hi", "goto": "/1/1"}`}, // 208
+	{name: "note-goto", fixture: "F1", tool: "noggin_note", args: `{"noggin": "$N", "text": "hi", "goto": "/1/1"}`}, // 208
 	{name: "note-number-text", fixture: "F1", tool: "noggin_note", args: `{"noggin": "$N", "text": 42}`},
 	{name: "note-multiline", fixture: "F1", tool: "noggin_note", args: `{"noggin": "$N", "text": "line one\nline \"two\" <&> ✓"}`},
 	{name: "note-text-missing", fixture: "F1", tool: "noggin_note", args: `{"noggin": "$N"}`},
@@ -152,7 +152,7 @@ var callCases = []callCase{
 	{name: "move-after", fixture: "F1", tool: "noggin_move", args: `{"noggin": "$N", "path": "/1/1", "after": "/1/2"}`},
 	{name: "move-active", fixture: "F5", tool: "noggin_move", args: `{"noggin": "$N", "after": "/1"}`},
 	{name: "move-self-noop", fixture: "F1", tool: "noggin_move", args: `{"noggin": "$N", "path": "/1/1", "before": "/1/1"}`},
-	{name: "move-goto-ignored", fixture: "F1", tool: "noggin_move", args: `{"noggin": "$N", "path": "/1/1", "into": "/2", "goto": true}`},
+	{name: "move-goto", fixture: "F1", tool: "noggin_move", args: `{"noggin": "$N", "path": "/1/1", "into": "/2", "goto": true}`},
 	{name: "move-missing", fixture: "F1", tool: "noggin_move", args: `{"noggin": "$N"}`},                                                // 211
 	{name: "move-conflict", fixture: "F1", tool: "noggin_move", args: `{"noggin": "$N", "path": "/1/1", "before": "/2", "into": "/2"}`}, // 211
 	{name: "move-cycle-self", fixture: "F1", tool: "noggin_move", args: `{"noggin": "$N", "path": "/1/2", "into": "/1/2"}`},
@@ -168,7 +168,7 @@ var callCases = []callCase{
 	{name: "delete-recursive", fixture: "F1", tool: "noggin_delete", args: `{"noggin": "$N", "path": "/1/2", "recursive": true}`},
 	{name: "delete-active-root", fixture: "F1", tool: "noggin_delete", args: `{"noggin": "$N", "path": "/1", "recursive": true}`},
 	{name: "delete-active-leaf", fixture: "F5", tool: "noggin_delete", args: `{"noggin": "$N", "path": "."}`},
-	{name: "delete-goto-ignored", fixture: "F1", tool: "noggin_delete", args: `{"noggin": "$N", "path": "/2", "goto": "."}`},
+	{name: "delete-goto-unsupported", fixture: "F1", tool: "noggin_delete", args: `{"noggin": "$N", "path": "/2", "goto": "."}`},
 	{name: "delete-path-missing", fixture: "F1", tool: "noggin_delete", args: `{"noggin": "$N"}`},
 	{name: "delete-path-blank", fixture: "F1", tool: "noggin_delete", args: `{"noggin": "$N", "path": "  "}`}, // 217
 	{name: "delete-not-found", fixture: "F1", tool: "noggin_delete", args: `{"noggin": "$N", "path": "/1/7"}`},
@@ -195,7 +195,7 @@ var callCases = []callCase{
 
 	// noggin_providers
 	{name: "providers", fixture: "F1", tool: "noggin_providers", args: `{}`},
-	{name: "providers-ignores-args", fixture: "F1", tool: "noggin_providers", args: `{"noggin": 5}`},
+	{name: "providers-unknown-argument", fixture: "F1", tool: "noggin_providers", args: `{"noggin": 5}`},
 
 	// unknown tools (206)
 	{name: "unknown-bogus", fixture: "F1", tool: "noggin_bogus", args: `{"noggin": "$N"}`},

@@ -35,7 +35,7 @@ func FuzzCall(f *testing.F) {
 		if (v.Status == "ok") != env.OK() {
 			t.Fatalf("status %q vs OK %v", v.Status, env.OK())
 		}
-		if strings.Contains(env.Message(), handlerPanicMsgPrefix) {
+		if strings.Contains(env.Message(), "internal error: ") {
 			t.Fatalf("%s %s: %s", tool, args, env.Message())
 		}
 	})

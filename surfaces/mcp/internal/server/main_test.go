@@ -41,8 +41,6 @@ var (
 	binDir      string
 	mcpBin      string
 	mcpBuildErr error
-	cliBin      string
-	cliBuildErr error
 )
 
 func TestMain(m *testing.M) {
@@ -59,8 +57,6 @@ func TestMain(m *testing.M) {
 	}
 	mcpBin = filepath.Join(dir, "noggin-mcp"+exe)
 	mcpBuildErr = goBuild(mcpBin, "../../cmd/noggin-mcp", ".")
-	cliBin = filepath.Join(dir, "noggin"+exe)
-	cliBuildErr = goBuild(cliBin, "./cmd/noggin", "../../../cli")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

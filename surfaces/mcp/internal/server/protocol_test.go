@@ -84,8 +84,8 @@ func TestToolsList(t *testing.T) {
 		{"noggin_done", []string{"noggin"}, []string{"noggin", "path", "force", "closeAll"}},
 		{"noggin_pop", []string{"noggin"}, []string{"noggin", "force", "closeAll"}},
 		{"noggin_edit", []string{"noggin"}, []string{"noggin", "path", "state", "title", "force", "closeAll", "goto"}},
-		{"noggin_note", []string{"noggin", "text"}, []string{"noggin", "path", "text"}},
-		{"noggin_move", []string{"noggin"}, []string{"noggin", "path", "before", "after", "into"}},
+		{"noggin_note", []string{"noggin", "text"}, []string{"noggin", "path", "text", "goto"}},
+		{"noggin_move", []string{"noggin"}, []string{"noggin", "path", "before", "after", "into", "goto"}},
 		{"noggin_delete", []string{"noggin", "path"}, []string{"noggin", "path", "recursive"}},
 		{"noggin_where", []string{"noggin"}, []string{"noggin"}},
 		{"noggin_copy", []string{"from", "to"}, []string{"from", "to"}},
@@ -193,24 +193,27 @@ func TestInitialize(t *testing.T) {
 	}
 }
 
-// TestNogginRequired checks argument error (1) on every tool that takes a
-// noggin: missing, blank and non-string locations, before any other check.
+// TestNogginRequired: every tool that takes a noggin answers no-location
+// for a missing, blank or non-string location (its other arguments valid).
 func TestNogginRequired(t *testing.T) {
 	cs := newSession(t, store.Options{})
+	valid := map[string]string{"noggin_push": `"title": "x"`, "noggin_add": `"title": "x"`,
+		"noggin_goto": `"path": "/1"`, "noggin_note": `"text": "t"`, "noggin_delete": `"path": "/1"`}
 	for _, tool := range toolDefs {
 		if tool.Name == "noggin_copy" || tool.Name == "noggin_providers" {
 			continue
 		}
-		for _, args := range []string{`{}`, `{"noggin": ""}`, `{"noggin": " \t"}`, `{"noggin": 1}`, `{"noggin": null, "title": "x", "path": "/1", "text": "t"}`} {
+		for _, loc := range []string{``, `"noggin": ""`, `"noggin": " \t"`, `"noggin": 1`, `"noggin": null`} {
+			args := "{" + strings.Trim(loc+", "+valid[tool.Name], ", ") + "}"
 			r := call(t, cs, tool.Name, json.RawMessage(args))
 			want := `{
   "status": "error",
   "envelopeVersion": 3,
   "verb": "` + VerbOf(tool.Name) + `",
   "error": {
-    "code": "noggin-error",
-    "message": "` + "`noggin` parameter is required: pass the canonical location of the noggin to operate on (e.g. \\\"~/.noggin.yaml\\\")" + `",
-    "exitCode": 1
+    "code": "no-location",
+    "message": "` + VerbOf(tool.Name) + `: location required",
+    "exitCode": 2
   }
 }`
 			if r.Text != want || !r.IsError {
@@ -221,7 +224,9 @@ func TestNogginRequired(t *testing.T) {
 }
 
 // TestOpenBeforeArgumentChecks: an invalid file is reported before the
-// tool's own argument errors, also when the noggin is already cached.
+// checks that need the noggin, also when the noggin is already cached
+// (checks that need none — push's title, goto's and delete's path — come
+// first, as on the CLI).
 func TestOpenBeforeArgumentChecks(t *testing.T) {
 	dir := t.TempDir()
 	file := writeFixture(t, dir, "n.yaml", "F1")
@@ -232,7 +237,7 @@ func TestOpenBeforeArgumentChecks(t *testing.T) {
 	if err := os.WriteFile(file, []byte(fixtures["BAD"].raw), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range []string{"noggin_push", "noggin_note", "noggin_goto", "noggin_edit", "noggin_move", "noggin_delete", "noggin_where"} {
+	for _, tool := range []string{"noggin_note", "noggin_edit", "noggin_move", "noggin_where"} {
 		r := call(t, cs, tool, map[string]any{"noggin": file})
 		if !strings.Contains(r.Text, `"code": "invalid-document"`) {
 			t.Errorf("%s: want invalid-document first, got\n%s", tool, r.Text)

@@ -5,34 +5,51 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/noggin-go/noggin/core/request"
 )
 
-// prop is one property of an input schema: its name and its schema
-// (without the description), in the order the spec lists them.
+// prop is the JSON schema (without its description) and description of
+// one argument.
 type prop struct {
-	name   string
-	schema string // JSON object text without the closing brace's description
+	schema string // JSON object members, e.g. `"type": "string"`
 	desc   string
 }
 
-// Shared property schemas (spec/mcp.md#shared-property-schemas).
-var (
-	pNoggin = prop{"noggin", `"type": "string"`,
-		"canonical location of the noggin to operate on — e.g. `~/.noggin.yaml`, `./.noggin.yaml`, `/abs/path.yaml`, or `file:///abs/path.yaml`. Required on every tool call."}
-	pPath = prop{"path", `"type": "string"`,
-		"noggin path: absolute /1/2 (1-based positions from the roots) or relative to the active item (., .., -, +, 2/1, ../3)"}
-	pTitle  = prop{"title", `"type": "string"`, "item title (one line)"}
-	pGoto   = prop{"goto", `"type": ["string", "boolean"]`, "true = goto the target; string = goto this path after the verb"}
-	pBefore = prop{"before", `"type": "string"`, "place as sibling before this anchor path"}
-	pAfter  = prop{"after", `"type": "string"`, "place as sibling after this anchor path"}
-	pInto   = prop{"into", `"type": "string"`, "place as last child of this anchor path"}
-	pForce  = prop{"force", `"type": "boolean"`, "close even if open descendants exist (leaves them open)"}
-	pClose  = prop{"closeAll", `"type": "boolean"`, "cascade-close all open descendants first"}
-)
+// props describes every argument core takes in a tool call
+// (spec/mcp.md#shared-property-schemas); titles differ by tool.
+var props = map[string]prop{
+	"noggin": {`"type": "string"`,
+		"canonical location of the noggin to operate on — e.g. `~/.noggin.yaml`, `./.noggin.yaml`, `/abs/path.yaml`, or `file:///abs/path.yaml`. Required on every tool call."},
+	"path": {`"type": "string"`,
+		"noggin path: absolute /1/2 (1-based positions from the roots) or relative to the active item (., .., -, +, 2/1, ../3)"},
+	"title":           {`"type": "string"`, "item title (one line)"},
+	"goto":            {`"type": ["string", "boolean"]`, "true = goto the target; string = goto this path after the verb"},
+	"before":          {`"type": "string"`, "place as sibling before this anchor path"},
+	"after":           {`"type": "string"`, "place as sibling after this anchor path"},
+	"into":            {`"type": "string"`, "place as last child of this anchor path"},
+	"force":           {`"type": "boolean"`, "close even if open descendants exist (leaves them open)"},
+	"closeAll":        {`"type": "boolean"`, "cascade-close all open descendants first"},
+	"noChildren":      {`"type": "boolean"`, "omit first-level children of the target"},
+	"withSiblings":    {`"type": "boolean"`, "also include ancestor sibling rows at every depth"},
+	"withDescendants": {`"type": "boolean"`, "expand the target subtree recursively"},
+	"withAll":         {`"type": "boolean"`, "shorthand for withSiblings + withDescendants"},
+	"withNotes":       {`"type": "boolean"`, "accepted for compatibility; no effect (every node in the result already carries its notes)"},
+	"state":           {`"type": "string", "enum": ["done", "open"]`, "set done/open state"},
+	"text":            {`"type": "string"`, "note body (free-form)"},
+	"recursive":       {`"type": "boolean"`, "also delete descendants"},
+	"from":            {`"type": "string"`, "canonical location of the SOURCE noggin (read-only)"},
+	"to":              {`"type": "string"`, "canonical location of the DESTINATION noggin (mutated)"},
+}
+
+// overrides are per-tool descriptions of an argument.
+var overrides = map[string]string{
+	"noggin_edit.title": "new title (rename)",
+}
 
 // schema renders {"type": "object", "required": [...], "properties": {...}}
-// with the properties in the given order. required nil omits the key.
-func schema(required []string, props ...prop) json.RawMessage {
+// for a tool: the properties are the arguments core takes for its verb, in
+// core's order (hidden ones left out). required nil omits the key.
+func schema(tool string, required ...string) json.RawMessage {
 	var b strings.Builder
 	b.WriteString(`{"type": "object"`)
 	if required != nil {
@@ -41,17 +58,28 @@ func schema(required []string, props ...prop) json.RawMessage {
 		b.Write(r)
 	}
 	b.WriteString(`, "properties": {`)
-	for i, p := range props {
-		if i > 0 {
+	n := 0
+	for _, p := range request.Params(request.VerbOf(tool)) {
+		if p.Hidden {
+			continue
+		}
+		pr, ok := props[p.Name]
+		if !ok {
+			panic("no schema for argument " + p.Name)
+		}
+		if d, ok := overrides[tool+"."+p.Name]; ok {
+			pr.desc = d
+		}
+		if n > 0 {
 			b.WriteString(", ")
 		}
-		n, _ := json.Marshal(p.name)
-		d := marshalNoEscape(p.desc)
-		b.Write(n)
+		n++
+		name, _ := json.Marshal(p.Name)
+		b.Write(name)
 		b.WriteString(": {")
-		b.WriteString(p.schema)
+		b.WriteString(pr.schema)
 		b.WriteString(`, "description": `)
-		b.Write(d)
+		b.Write(marshalNoEscape(pr.desc))
 		b.WriteString("}")
 	}
 	b.WriteString("}}")
@@ -138,91 +166,79 @@ var toolDefs = []*mcp.Tool{
 	{
 		Name:        "noggin_show",
 		Description: "Show the current-position view (spine + peers + first-level children). Default target is active.",
-		InputSchema: schema([]string{"noggin"}, pNoggin, pPath,
-			prop{"noChildren", `"type": "boolean"`, "omit first-level children of the target"},
-			prop{"withSiblings", `"type": "boolean"`, "also include ancestor sibling rows at every depth"},
-			prop{"withDescendants", `"type": "boolean"`, "expand the target subtree recursively"},
-			prop{"withAll", `"type": "boolean"`, "shorthand for withSiblings + withDescendants"},
-			prop{"withNotes", `"type": "boolean"`, "accepted for compatibility; no effect (every node in the result already carries its notes)"}),
+		InputSchema: schema("noggin_show", "noggin"),
 		Annotations: annotations(true, false, true),
 	},
 	{
 		Name:        "noggin_push",
 		Description: "Create a child of active and immediately become it (going on a side-quest).",
-		InputSchema: schema([]string{"noggin", "title"}, pNoggin, pTitle),
+		InputSchema: schema("noggin_push", "noggin", "title"),
 		Annotations: annotations(false, false, false),
 	},
 	{
 		Name:        "noggin_add",
 		Description: "Add a child without making it active (capture a deferred todo).",
-		InputSchema: schema([]string{"noggin", "title"}, pNoggin, pTitle, pBefore, pAfter, pInto, pGoto),
+		InputSchema: schema("noggin_add", "noggin", "title"),
 		Annotations: annotations(false, false, false),
 	},
 	{
 		Name:        "noggin_goto",
 		Description: "Make the item at the given path active.",
-		InputSchema: schema([]string{"noggin", "path"}, pNoggin, pPath),
+		InputSchema: schema("noggin_goto", "noggin", "path"),
 		Annotations: annotations(false, false, false),
 	},
 	{
 		Name:        "noggin_done",
 		Description: "Mark target done (default: active) and surface to its parent, which becomes active. Closing an already-done item adds no second close note.",
-		InputSchema: schema([]string{"noggin"}, pNoggin, pPath, pForce, pClose),
+		InputSchema: schema("noggin_done", "noggin"),
 		Annotations: annotations(false, true, false),
 	},
 	{
 		Name:        "noggin_pop",
 		Description: "Shorthand for done on the active item.",
-		InputSchema: schema([]string{"noggin"}, pNoggin, pForce, pClose),
+		InputSchema: schema("noggin_pop", "noggin"),
 		Annotations: annotations(false, true, false),
 	},
 	{
 		Name:        "noggin_edit",
 		Description: "Idempotent mutation of an item's state and/or title. Pass at least one of state or title.",
-		InputSchema: schema([]string{"noggin"}, pNoggin, pPath,
-			prop{"state", `"type": "string", "enum": ["done", "open"]`, "set done/open state"},
-			prop{"title", `"type": "string"`, "new title (rename)"},
-			pForce, pClose, pGoto),
+		InputSchema: schema("noggin_edit", "noggin"),
 		Annotations: annotations(false, true, true),
 	},
 	{
 		Name:        "noggin_note",
 		Description: "Append a timestamped note to an item (default: active).",
-		InputSchema: schema([]string{"noggin", "text"}, pNoggin, pPath,
-			prop{"text", `"type": "string"`, "note body (free-form)"}),
+		InputSchema: schema("noggin_note", "noggin", "text"),
 		Annotations: annotations(false, false, false),
 	},
 	{
 		Name:        "noggin_move",
 		Description: "Relocate an item. Exactly one of before/after/into is required.",
-		InputSchema: schema([]string{"noggin"}, pNoggin, pPath, pBefore, pAfter, pInto),
+		InputSchema: schema("noggin_move", "noggin"),
 		Annotations: annotations(false, true, false),
 	},
 	{
 		Name:        "noggin_delete",
 		Description: "Remove an item. Pass recursive=true if it has descendants.",
-		InputSchema: schema([]string{"noggin", "path"}, pNoggin, pPath,
-			prop{"recursive", `"type": "boolean"`, "also delete descendants"}),
+		InputSchema: schema("noggin_delete", "noggin", "path"),
 		Annotations: annotations(false, true, false),
 	},
 	{
 		Name:        "noggin_where",
 		Description: "Return the canonical location string of the given noggin (echoes back the `noggin` parameter, useful for confirming the value the server interpreted).",
-		InputSchema: schema([]string{"noggin"}, pNoggin),
+		InputSchema: schema("noggin_where", "noggin"),
 		Annotations: annotations(true, false, true),
 	},
 	{
 		Name:        "noggin_copy",
 		Description: "Append every item from `from` into `to` (whole-noggin, append-only). New keys are generated; notes, done state, and createdAt timestamps are preserved verbatim. Use to migrate a noggin between locations or duplicate a tree under one root.",
-		InputSchema: schema([]string{"from", "to"},
-			prop{"from", `"type": "string"`, "canonical location of the SOURCE noggin (read-only)"},
-			prop{"to", `"type": "string"`, "canonical location of the DESTINATION noggin (mutated)"}),
+		InputSchema: schema("noggin_copy", "from", "to"),
 		Annotations: annotations(false, false, false),
 	},
 	{
 		Name:        "noggin_providers",
 		Description: "List providers registered in this MCP server (e.g. file://). Useful for discovering what location forms the server accepts.",
-		InputSchema: schema(nil),
+		InputSchema: schema("noggin_providers"),
 		Annotations: annotations(true, false, true),
 	},
 }
