@@ -85,40 +85,56 @@ func VerbOf(tool string) string {
 	return strings.ReplaceAll(strings.TrimPrefix(tool, "noggin_"), "_", "-")
 }
 
-// RunJSON runs a structured call: tool is the MCP tool name of a verb
+// callParams are params for the RPC Call method, which is not read-only:
+// show takes goto there too.
+var callParams = func() map[string][]Param {
+	m := maps.Clone(params)
+	m["show"] = append(slices.Clone(params["show"]), pGoto)
+	return m
+}()
+
+// RunJSON runs an MCP tool call: tool is the MCP tool name of a verb
 // ("noggin_push"); raw is the arguments object (absent or null: no
 // arguments). An argument the verb does not take is unknown-argument, any
-// other name "unknown tool: NAME" (noggin-error, exit 1).
+// other tool name "unknown tool: NAME" (noggin-error, exit 1).
 func (r *Runner) RunJSON(tool string, raw json.RawMessage) Result {
 	verb := VerbOf(tool)
-	req, err := decodeJSON(tool, verb, raw)
-	if err != nil {
-		return Result{Envelope: envelope.Failure(verb, err)}
-	}
-	return r.Run(req)
-}
-
-func decodeJSON(name, verb string, raw json.RawMessage) (*Request, error) {
 	ps, ok := params[verb]
-	if !ok || ToolName(verb) != name {
-		return nil, noggin.Usage(noggin.CodeNogginError, 1, "unknown tool: "+name)
+	if !ok || ToolName(verb) != tool {
+		return failure(verb, noggin.Usage(noggin.CodeNogginError, 1, "unknown tool: "+tool))
 	}
 	var m map[string]any
 	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
 		if t[0] != '{' || json.Unmarshal(t, &m) != nil {
-			return nil, noggin.Usage(noggin.CodeNogginError, 2, verb+": arguments must be a JSON object")
+			return failure(verb, noggin.Usage(noggin.CodeNogginError, 2, verb+": arguments must be a JSON object"))
 		}
 	}
+	return r.runArgs(verb, ps, m)
+}
+
+// RunCall runs a verb with MCP-style arguments (the RPC Call method):
+// decoded JSON values (nil, bool, float64, string, []any, map[string]any).
+func (r *Runner) RunCall(verb string, args map[string]any) Result {
+	ps, ok := callParams[verb]
+	if !ok {
+		return failure(verb, noggin.Usage(noggin.CodeNogginError, 1, "unknown verb: "+verb))
+	}
+	return r.runArgs(verb, ps, args)
+}
+
+func failure(verb string, err error) Result { return Result{Envelope: envelope.Failure(verb, err)} }
+
+func (r *Runner) runArgs(verb string, ps []Param, args map[string]any) Result {
 	req := &Request{Verb: verb}
 	// Sorted, so that the first unknown argument reported is always the same.
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range slices.Sorted(maps.Keys(args)) {
 		a := find(ps, k)
 		if a == nil {
-			return nil, unknownArgument(verb, k, ps)
+			return failure(verb, unknownArgument(verb, k, ps))
 		}
-		*a.field(req) = Arg{Given: true, Value: m[k]}
+		*a.field(req) = Arg{Given: true, Value: args[k]}
 	}
-	return req, nil
+	return r.Run(req)
 }
 
 func find(ps []Param, name string) *Param {

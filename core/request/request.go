@@ -79,6 +79,9 @@ type Request struct {
 	WithDescendants, WithAll   Arg
 	WithNotes                  Arg
 	From, To                   Arg // copy's locations
+	// PlacementKind and Anchor are a placement given as a kind and an
+	// anchor (RPC) instead of by Before/After/Into.
+	PlacementKind, Anchor Arg
 }
 
 // Verbs lists the verbs Run knows, in help order.
@@ -322,6 +325,10 @@ func (req *Request) placement() (*noggin.Placement, error) {
 			return nil, usage(req.Verb + ": --before, --after, and --into are mutually exclusive")
 		}
 		p = &noggin.Placement{Kind: c.kind, Anchor: jstext.String(c.a.Value)}
+	}
+	if p == nil && req.Anchor.truthy() {
+		// The engine checks the kind (placement-missing, placement-invalid).
+		p = &noggin.Placement{Kind: req.PlacementKind.text(), Anchor: jstext.String(req.Anchor.Value)}
 	}
 	return p, nil
 }

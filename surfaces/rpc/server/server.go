@@ -66,6 +66,7 @@ func New(cfg Config) (*Server, error) {
 		// for clients that accept it.
 		connect.WithCompressMinBytes(compressMinBytes),
 	}
+	opts = append(opts, strictJSONCodecs...)
 	authed := opts
 	if cfg.Token != "" {
 		authed = append(append([]connect.HandlerOption(nil), opts...),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/noggin-go/noggin/core/envelope"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/core/store"
 	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
 	"github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1/nogginv1connect"
@@ -18,8 +19,7 @@ import (
 // per request: every call opens its noggin through the per-location cache,
 // whose stores notice external changes and serialise writes.
 type service struct {
-	eng     *noggin.Engine
-	opts    store.Options
+	runner  *request.Runner
 	cache   *store.Cache
 	watches watchRegistry
 	shows   showCache
@@ -28,10 +28,10 @@ type service struct {
 var _ nogginv1connect.NogginServiceHandler = (*service)(nil)
 
 func newService(eng *noggin.Engine, opts store.Options) *service {
+	cache := store.NewCache(opts)
 	return &service{
-		eng:     eng,
-		opts:    opts,
-		cache:   store.NewCache(opts),
+		runner:  &request.Runner{Engine: eng, Opener: cache},
+		cache:   cache,
 		watches: watchRegistry{done: make(chan struct{})},
 	}
 }
@@ -81,28 +81,61 @@ func (s *service) open(verb, location string) (noggin.Store, error) {
 	return st, nil
 }
 
-// viewCall runs a verb that returns a view.
-func (s *service) viewCall(verb, location string, run func(noggin.Store) (*noggin.View, error)) (*nogginv1.View, error) {
-	st, err := s.open(verb, location)
+// run runs a typed request through core's request layer: core checks and
+// trims every argument, exactly as for the CLI and MCP.
+func (s *service) run(req *request.Request) (any, error) {
+	env := s.runner.Run(req).Envelope
+	if !env.OK() {
+		return nil, toConnectError(req.Verb, env.Err)
+	}
+	return env.Data, nil
+}
+
+// viewOf runs a verb whose result is a view (absent for no target).
+func (s *service) viewOf(req *request.Request) (*nogginv1.View, error) {
+	data, err := s.run(req)
 	if err != nil {
 		return nil, err
 	}
-	v, err := run(st)
-	if err != nil {
-		return nil, toConnectError(verb, err)
-	}
+	v, _ := data.(*noggin.View)
 	return convert.ViewToProto(v), nil
 }
 
-func showOpts(path string, noChildren, withSiblings, withDescendants bool, g *nogginv1.Goto) noggin.ShowOpts {
-	return noggin.ShowOpts{
-		Path:            path,
-		NoChildren:      noChildren,
-		WithSiblings:    withSiblings,
-		WithDescendants: withDescendants,
-		Goto:            convert.GotoFromProto(g),
+// gotoArg is a Goto message as core's goto argument: absent, true (self),
+// a path, or the falsy goto (self false, an empty path, neither).
+func gotoArg(g *nogginv1.Goto) request.Arg {
+	switch {
+	case g == nil:
+		return request.Arg{}
+	case g.GetSelf():
+		return request.Flag(true)
+	case g.GetPath() != "":
+		return request.String(g.GetPath())
 	}
+	return request.Arg{Given: true, Value: false}
 }
+
+// withPlacement sets a Placement message's kind and anchor on req.
+func withPlacement(req *request.Request, p *nogginv1.Placement) *request.Request {
+	if p != nil {
+		req.PlacementKind, req.Anchor = request.String(p.GetKind()), request.String(p.GetAnchor())
+	}
+	return req
+}
+
+func showRequest(location, path string, noChildren, withSiblings, withDescendants bool, g *nogginv1.Goto) *request.Request {
+	return &request.Request{Verb: "show", Location: request.String(location), Path: request.String(path),
+		NoChildren: request.Flag(noChildren), WithSiblings: request.Flag(withSiblings),
+		WithDescendants: request.Flag(withDescendants), Goto: gotoArg(g)}
+}
+
+// pinnedOpener opens one store at one document (see pinnedStore).
+type pinnedOpener struct {
+	store.Opener
+	st pinnedStore
+}
+
+func (p pinnedOpener) Open(string) (noggin.Store, error) { return p.st, nil }
 
 func (s *service) Show(_ context.Context, req *connect.Request[nogginv1.ShowRequest]) (*connect.Response[nogginv1.ShowResponse], error) {
 	m := req.Msg
@@ -118,10 +151,15 @@ func (s *service) Show(_ context.Context, req *connect.Request[nogginv1.ShowRequ
 	if v, ok := s.shows.get(st, doc, k); ok {
 		return connect.NewResponse(&nogginv1.ShowResponse{View: v}), nil
 	}
-	view, err := s.eng.Show(pinnedStore{st, doc}, showOpts(k.path, k.noChildren, k.withSiblings, k.withDescendants, nil))
-	if err != nil {
-		return nil, toConnectError("show", err)
+	// The view is computed on the document just loaded, so that it can be
+	// cached for exactly that document.
+	r := *s.runner
+	r.Opener = pinnedOpener{st: pinnedStore{st, doc}}
+	env := r.Run(showRequest(m.GetLocation(), k.path, k.noChildren, k.withSiblings, k.withDescendants, nil)).Envelope
+	if !env.OK() {
+		return nil, toConnectError("show", env.Err)
 	}
+	view, _ := env.Data.(*noggin.View)
 	v := convert.ViewToProto(view)
 	s.shows.put(st, doc, k, v)
 	return connect.NewResponse(&nogginv1.ShowResponse{View: v}), nil
@@ -129,9 +167,7 @@ func (s *service) Show(_ context.Context, req *connect.Request[nogginv1.ShowRequ
 
 func (s *service) ShowGoto(_ context.Context, req *connect.Request[nogginv1.ShowGotoRequest]) (*connect.Response[nogginv1.ShowGotoResponse], error) {
 	m := req.Msg
-	v, err := s.viewCall("show", m.GetLocation(), func(st noggin.Store) (*noggin.View, error) {
-		return s.eng.Show(st, showOpts(m.GetPath(), m.GetNoChildren(), m.GetWithSiblings(), m.GetWithDescendants(), m.GetGoto()))
-	})
+	v, err := s.viewOf(showRequest(m.GetLocation(), m.GetPath(), m.GetNoChildren(), m.GetWithSiblings(), m.GetWithDescendants(), m.GetGoto()))
 	if err != nil {
 		return nil, err
 	}
@@ -140,9 +176,7 @@ func (s *service) ShowGoto(_ context.Context, req *connect.Request[nogginv1.Show
 
 func (s *service) Push(_ context.Context, req *connect.Request[nogginv1.PushRequest]) (*connect.Response[nogginv1.PushResponse], error) {
 	m := req.Msg
-	v, err := s.viewCall("push", m.GetLocation(), func(st noggin.Store) (*noggin.View, error) {
-		return s.eng.Push(st, noggin.PushOpts{Title: m.GetTitle()})
-	})
+	v, err := s.viewOf(&request.Request{Verb: "push", Location: request.String(m.GetLocation()), Title: request.String(m.GetTitle())})
 	if err != nil {
 		return nil, err
 	}
@@ -151,13 +185,8 @@ func (s *service) Push(_ context.Context, req *connect.Request[nogginv1.PushRequ
 
 func (s *service) Add(_ context.Context, req *connect.Request[nogginv1.AddRequest]) (*connect.Response[nogginv1.AddResponse], error) {
 	m := req.Msg
-	v, err := s.viewCall("add", m.GetLocation(), func(st noggin.Store) (*noggin.View, error) {
-		return s.eng.Add(st, noggin.AddOpts{
-			Title:     m.GetTitle(),
-			Placement: convert.PlacementFromProto(m.GetPlacement()),
-			Goto:      convert.GotoFromProto(m.GetGoto()),
-		})
-	})
+	v, err := s.viewOf(withPlacement(&request.Request{Verb: "add", Location: request.String(m.GetLocation()),
+		Title: request.String(m.GetTitle()), Goto: gotoArg(m.GetGoto())}, m.GetPlacement()))
 	if err != nil {
 		return nil, err
 	}
@@ -166,13 +195,8 @@ func (s *service) Add(_ context.Context, req *connect.Request[nogginv1.AddReques
 
 func (s *service) Move(_ context.Context, req *connect.Request[nogginv1.MoveRequest]) (*connect.Response[nogginv1.MoveResponse], error) {
 	m := req.Msg
-	v, err := s.viewCall("move", m.GetLocation(), func(st noggin.Store) (*noggin.View, error) {
-		return s.eng.Move(st, noggin.MoveOpts{
-			Path:      m.GetPath(),
-			Placement: convert.PlacementFromProto(m.GetPlacement()),
-			Goto:      convert.GotoFromProto(m.GetGoto()),
-		})
-	})
+	v, err := s.viewOf(withPlacement(&request.Request{Verb: "move", Location: request.String(m.GetLocation()),
+		Path: request.String(m.GetPath()), Goto: gotoArg(m.GetGoto())}, m.GetPlacement()))
 	if err != nil {
 		return nil, err
 	}
@@ -181,9 +205,7 @@ func (s *service) Move(_ context.Context, req *connect.Request[nogginv1.MoveRequ
 
 func (s *service) Goto(_ context.Context, req *connect.Request[nogginv1.GotoRequest]) (*connect.Response[nogginv1.GotoResponse], error) {
 	m := req.Msg
-	v, err := s.viewCall("goto", m.GetLocation(), func(st noggin.Store) (*noggin.View, error) {
-		return s.eng.Goto(st, noggin.GotoOpts{Path: m.GetPath()})
-	})
+	v, err := s.viewOf(&request.Request{Verb: "goto", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath())})
 	if err != nil {
 		return nil, err
 	}
@@ -192,14 +214,8 @@ func (s *service) Goto(_ context.Context, req *connect.Request[nogginv1.GotoRequ
 
 func (s *service) Done(_ context.Context, req *connect.Request[nogginv1.DoneRequest]) (*connect.Response[nogginv1.DoneResponse], error) {
 	m := req.Msg
-	v, err := s.viewCall("done", m.GetLocation(), func(st noggin.Store) (*noggin.View, error) {
-		return s.eng.Done(st, noggin.DoneOpts{
-			Path:     m.GetPath(),
-			Force:    m.GetForce(),
-			CloseAll: m.GetCloseAll(),
-			Goto:     convert.GotoFromProto(m.GetGoto()),
-		})
-	})
+	v, err := s.viewOf(&request.Request{Verb: "done", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+		Force: request.Flag(m.GetForce()), CloseAll: request.Flag(m.GetCloseAll()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
 	}
@@ -208,14 +224,8 @@ func (s *service) Done(_ context.Context, req *connect.Request[nogginv1.DoneRequ
 
 func (s *service) Pop(_ context.Context, req *connect.Request[nogginv1.PopRequest]) (*connect.Response[nogginv1.PopResponse], error) {
 	m := req.Msg
-	v, err := s.viewCall("pop", m.GetLocation(), func(st noggin.Store) (*noggin.View, error) {
-		return s.eng.Pop(st, noggin.PopOpts{
-			HasPath:  m.Path != nil,
-			Force:    m.GetForce(),
-			CloseAll: m.GetCloseAll(),
-			Goto:     convert.GotoFromProto(m.GetGoto()),
-		})
-	})
+	v, err := s.viewOf(&request.Request{Verb: "pop", Location: request.String(m.GetLocation()), Path: request.OptString(m.Path),
+		Force: request.Flag(m.GetForce()), CloseAll: request.Flag(m.GetCloseAll()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
 	}
@@ -224,16 +234,13 @@ func (s *service) Pop(_ context.Context, req *connect.Request[nogginv1.PopReques
 
 func (s *service) Edit(_ context.Context, req *connect.Request[nogginv1.EditRequest]) (*connect.Response[nogginv1.EditResponse], error) {
 	m := req.Msg
-	v, err := s.viewCall("edit", m.GetLocation(), func(st noggin.Store) (*noggin.View, error) {
-		return s.eng.Edit(st, noggin.EditOpts{
-			Path:     m.GetPath(),
-			Done:     m.Done,
-			Title:    m.Title,
-			Force:    m.GetForce(),
-			CloseAll: m.GetCloseAll(),
-			Goto:     convert.GotoFromProto(m.GetGoto()),
-		})
-	})
+	r := &request.Request{Verb: "edit", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+		Title: request.OptString(m.Title), Force: request.Flag(m.GetForce()), CloseAll: request.Flag(m.GetCloseAll()),
+		Goto: gotoArg(m.GetGoto())}
+	if m.Done != nil {
+		r.Done, r.Open = request.Flag(*m.Done), request.Flag(!*m.Done)
+	}
+	v, err := s.viewOf(r)
 	if err != nil {
 		return nil, err
 	}
@@ -242,13 +249,8 @@ func (s *service) Edit(_ context.Context, req *connect.Request[nogginv1.EditRequ
 
 func (s *service) Note(_ context.Context, req *connect.Request[nogginv1.NoteRequest]) (*connect.Response[nogginv1.NoteResponse], error) {
 	m := req.Msg
-	v, err := s.viewCall("note", m.GetLocation(), func(st noggin.Store) (*noggin.View, error) {
-		return s.eng.Note(st, noggin.NoteOpts{
-			Path: m.GetPath(),
-			Text: m.GetText(),
-			Goto: convert.GotoFromProto(m.GetGoto()),
-		})
-	})
+	v, err := s.viewOf(&request.Request{Verb: "note", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+		Text: request.String(m.GetText()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
 	}
@@ -257,51 +259,44 @@ func (s *service) Note(_ context.Context, req *connect.Request[nogginv1.NoteRequ
 
 func (s *service) Delete(_ context.Context, req *connect.Request[nogginv1.DeleteRequest]) (*connect.Response[nogginv1.DeleteResponse], error) {
 	m := req.Msg
-	st, err := s.open("delete", m.GetLocation())
+	data, err := s.run(&request.Request{Verb: "delete", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+		Recursive: request.Flag(m.GetRecursive()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.eng.Delete(st, noggin.DeleteOpts{
-		Path:      m.GetPath(),
-		Recursive: m.GetRecursive(),
-		Goto:      convert.GotoFromProto(m.GetGoto()),
-	})
-	if err != nil {
-		return nil, toConnectError("delete", err)
-	}
-	return connect.NewResponse(convert.DeleteToProto(r)), nil
+	return connect.NewResponse(convert.DeleteToProto(data.(*noggin.DeleteResult))), nil
 }
 
 func (s *service) Copy(_ context.Context, req *connect.Request[nogginv1.CopyRequest]) (*connect.Response[nogginv1.CopyResponse], error) {
 	m := req.Msg
-	src, err := s.open("copy", m.GetSourceLocation())
+	data, err := s.run(&request.Request{Verb: "copy", From: request.String(m.GetSourceLocation()), To: request.String(m.GetDestLocation())})
 	if err != nil {
 		return nil, err
 	}
-	dst, err := s.open("copy", m.GetDestLocation())
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.eng.Copy(src, dst)
-	if err != nil {
-		return nil, toConnectError("copy", err)
-	}
-	return connect.NewResponse(convert.CopyToProto(r)), nil
+	return connect.NewResponse(convert.CopyToProto(data.(*noggin.CopyResult))), nil
 }
 
 func (s *service) Where(_ context.Context, req *connect.Request[nogginv1.WhereRequest]) (*connect.Response[nogginv1.WhereResponse], error) {
-	st, err := s.open("where", req.Msg.GetLocation())
+	data, err := s.run(&request.Request{Verb: "where", Location: request.String(req.Msg.GetLocation())})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := st.Load(); err != nil {
-		return nil, toConnectError("where", err)
-	}
-	return connect.NewResponse(&nogginv1.WhereResponse{Location: st.Describe()}), nil
+	return connect.NewResponse(&nogginv1.WhereResponse{Location: data.(string)}), nil
 }
 
 func (s *service) Providers(context.Context, *connect.Request[nogginv1.ProvidersRequest]) (*connect.Response[nogginv1.ProvidersResponse], error) {
-	return connect.NewResponse(&nogginv1.ProvidersResponse{Providers: convert.ProvidersToProto(store.Providers(s.opts))}), nil
+	data, err := s.run(&request.Request{Verb: "providers"})
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&nogginv1.ProvidersResponse{Providers: convert.ProvidersToProto(data.([]noggin.Provider))}), nil
+}
+
+// Call runs a verb with its MCP tool's arguments and answers the canonical
+// envelope, success or failure, as the server encoded it.
+func (s *service) Call(_ context.Context, req *connect.Request[nogginv1.CallRequest]) (*connect.Response[nogginv1.CallResponse], error) {
+	env := s.runner.RunCall(req.Msg.GetVerb(), req.Msg.GetArguments().AsMap()).Envelope
+	return connect.NewResponse(&nogginv1.CallResponse{Envelope: string(env.Text()), Ok: env.OK()}), nil
 }
 
 func (s *service) Snapshot(_ context.Context, req *connect.Request[nogginv1.SnapshotRequest]) (*connect.Response[nogginv1.SnapshotResponse], error) {

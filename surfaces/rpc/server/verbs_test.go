@@ -83,7 +83,6 @@ var script = []step{
 	{"copy", copyToStep{"work/b.yaml"}},
 	{"copy", copyToStep{"work/b.yaml"}},
 	{"delete", noggin.DeleteOpts{Path: "/1", Recursive: true}},
-	{"push", noggin.PushOpts{Title: ""}},
 	{"push", noggin.PushOpts{Title: "émoji 🚀 <&> \"q\""}},
 	{"delete", noggin.DeleteOpts{Path: "/2/1"}},
 	{"delete", noggin.DeleteOpts{Path: "/2"}},

@@ -2863,6 +2863,118 @@ func (x *WatchResponse) GetError() *ErrorDetail {
 	return nil
 }
 
+// CallRequest is one verb call in the MCP tools' argument language.
+type CallRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The verb, e.g. "push" (the MCP tool name without "noggin_").
+	Verb string `protobuf:"bytes,1,opt,name=verb,proto3" json:"verb,omitempty"`
+	// The arguments, as the verb's MCP tool takes them, e.g.
+	// {"noggin": "team.yaml", "title": "spike storage"}. An argument the verb
+	// does not take is an unknown-argument error envelope.
+	Arguments     *structpb.Struct `protobuf:"bytes,2,opt,name=arguments,proto3" json:"arguments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallRequest) Reset() {
+	*x = CallRequest{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallRequest) ProtoMessage() {}
+
+func (x *CallRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
+func (*CallRequest) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *CallRequest) GetVerb() string {
+	if x != nil {
+		return x.Verb
+	}
+	return ""
+}
+
+func (x *CallRequest) GetArguments() *structpb.Struct {
+	if x != nil {
+		return x.Arguments
+	}
+	return nil
+}
+
+// CallResponse carries the envelope of a call.
+type CallResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The canonical envelope (spec/envelope.md) without trailing newline.
+	Envelope string `protobuf:"bytes,1,opt,name=envelope,proto3" json:"envelope,omitempty"`
+	// Ok is true for a success envelope.
+	Ok            bool `protobuf:"varint,2,opt,name=ok,proto3" json:"ok,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallResponse) Reset() {
+	*x = CallResponse{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallResponse) ProtoMessage() {}
+
+func (x *CallResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
+func (*CallResponse) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *CallResponse) GetEnvelope() string {
+	if x != nil {
+		return x.Envelope
+	}
+	return ""
+}
+
+func (x *CallResponse) GetOk() bool {
+	if x != nil {
+		return x.Ok
+	}
+	return false
+}
+
 // Slot is a place in the tree.
 type Change_Slot struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2876,7 +2988,7 @@ type Change_Slot struct {
 
 func (x *Change_Slot) Reset() {
 	*x = Change_Slot{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2888,7 +3000,7 @@ func (x *Change_Slot) String() string {
 func (*Change_Slot) ProtoMessage() {}
 
 func (x *Change_Slot) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2933,7 +3045,7 @@ type Change_Added struct {
 
 func (x *Change_Added) Reset() {
 	*x = Change_Added{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2945,7 +3057,7 @@ func (x *Change_Added) String() string {
 func (*Change_Added) ProtoMessage() {}
 
 func (x *Change_Added) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2993,7 +3105,7 @@ type Change_Removed struct {
 
 func (x *Change_Removed) Reset() {
 	*x = Change_Removed{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3005,7 +3117,7 @@ func (x *Change_Removed) String() string {
 func (*Change_Removed) ProtoMessage() {}
 
 func (x *Change_Removed) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3043,7 +3155,7 @@ type Change_Moved struct {
 
 func (x *Change_Moved) Reset() {
 	*x = Change_Moved{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3055,7 +3167,7 @@ func (x *Change_Moved) String() string {
 func (*Change_Moved) ProtoMessage() {}
 
 func (x *Change_Moved) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3105,7 +3217,7 @@ type Change_Updated struct {
 
 func (x *Change_Updated) Reset() {
 	*x = Change_Updated{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3117,7 +3229,7 @@ func (x *Change_Updated) String() string {
 func (*Change_Updated) ProtoMessage() {}
 
 func (x *Change_Updated) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3160,7 +3272,7 @@ type Change_ActiveChanged struct {
 
 func (x *Change_ActiveChanged) Reset() {
 	*x = Change_ActiveChanged{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3172,7 +3284,7 @@ func (x *Change_ActiveChanged) String() string {
 func (*Change_ActiveChanged) ProtoMessage() {}
 
 func (x *Change_ActiveChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3222,7 +3334,7 @@ type ErrorDetail_Field struct {
 
 func (x *ErrorDetail_Field) Reset() {
 	*x = ErrorDetail_Field{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3234,7 +3346,7 @@ func (x *ErrorDetail_Field) String() string {
 func (*ErrorDetail_Field) ProtoMessage() {}
 
 func (x *ErrorDetail_Field) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3562,7 +3674,13 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\ainitial\x18\x01 \x01(\bR\ainitial\x12+\n" +
 	"\achanges\x18\x02 \x03(\v2\x11.noggin.v1.ChangeR\achanges\x12/\n" +
 	"\bdocument\x18\x03 \x01(\v2\x13.noggin.v1.DocumentR\bdocument\x12,\n" +
-	"\x05error\x18\x04 \x01(\v2\x16.noggin.v1.ErrorDetailR\x05error2\xfa\a\n" +
+	"\x05error\x18\x04 \x01(\v2\x16.noggin.v1.ErrorDetailR\x05error\"X\n" +
+	"\vCallRequest\x12\x12\n" +
+	"\x04verb\x18\x01 \x01(\tR\x04verb\x125\n" +
+	"\targuments\x18\x02 \x01(\v2\x17.google.protobuf.StructR\targuments\":\n" +
+	"\fCallResponse\x12\x1a\n" +
+	"\benvelope\x18\x01 \x01(\tR\benvelope\x12\x0e\n" +
+	"\x02ok\x18\x02 \x01(\bR\x02ok2\xb5\b\n" +
 	"\rNogginService\x12<\n" +
 	"\x04Show\x12\x16.noggin.v1.ShowRequest\x1a\x17.noggin.v1.ShowResponse\"\x03\x90\x02\x01\x12E\n" +
 	"\bShowGoto\x12\x1a.noggin.v1.ShowGotoRequest\x1a\x1b.noggin.v1.ShowGotoResponse\"\x00\x129\n" +
@@ -3578,7 +3696,8 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x04Copy\x12\x16.noggin.v1.CopyRequest\x1a\x17.noggin.v1.CopyResponse\"\x00\x12?\n" +
 	"\x05Where\x12\x17.noggin.v1.WhereRequest\x1a\x18.noggin.v1.WhereResponse\"\x03\x90\x02\x01\x12K\n" +
 	"\tProviders\x12\x1b.noggin.v1.ProvidersRequest\x1a\x1c.noggin.v1.ProvidersResponse\"\x03\x90\x02\x01\x12H\n" +
-	"\bSnapshot\x12\x1a.noggin.v1.SnapshotRequest\x1a\x1b.noggin.v1.SnapshotResponse\"\x03\x90\x02\x01\x12>\n" +
+	"\bSnapshot\x12\x1a.noggin.v1.SnapshotRequest\x1a\x1b.noggin.v1.SnapshotResponse\"\x03\x90\x02\x01\x129\n" +
+	"\x04Call\x12\x16.noggin.v1.CallRequest\x1a\x17.noggin.v1.CallResponse\"\x00\x12>\n" +
 	"\x05Watch\x12\x17.noggin.v1.WatchRequest\x1a\x18.noggin.v1.WatchResponse\"\x000\x01BAZ?github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1;nogginv1b\x06proto3"
 
 var (
@@ -3593,7 +3712,7 @@ func file_noggin_v1_noggin_proto_rawDescGZIP() []byte {
 	return file_noggin_v1_noggin_proto_rawDescData
 }
 
-var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 51)
+var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
 var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*Note)(nil),                 // 0: noggin.v1.Note
 	(*Item)(nil),                 // 1: noggin.v1.Item
@@ -3639,14 +3758,17 @@ var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*SnapshotResponse)(nil),     // 41: noggin.v1.SnapshotResponse
 	(*WatchRequest)(nil),         // 42: noggin.v1.WatchRequest
 	(*WatchResponse)(nil),        // 43: noggin.v1.WatchResponse
-	(*Change_Slot)(nil),          // 44: noggin.v1.Change.Slot
-	(*Change_Added)(nil),         // 45: noggin.v1.Change.Added
-	(*Change_Removed)(nil),       // 46: noggin.v1.Change.Removed
-	(*Change_Moved)(nil),         // 47: noggin.v1.Change.Moved
-	(*Change_Updated)(nil),       // 48: noggin.v1.Change.Updated
-	(*Change_ActiveChanged)(nil), // 49: noggin.v1.Change.ActiveChanged
-	(*ErrorDetail_Field)(nil),    // 50: noggin.v1.ErrorDetail.Field
-	(structpb.NullValue)(0),      // 51: google.protobuf.NullValue
+	(*CallRequest)(nil),          // 44: noggin.v1.CallRequest
+	(*CallResponse)(nil),         // 45: noggin.v1.CallResponse
+	(*Change_Slot)(nil),          // 46: noggin.v1.Change.Slot
+	(*Change_Added)(nil),         // 47: noggin.v1.Change.Added
+	(*Change_Removed)(nil),       // 48: noggin.v1.Change.Removed
+	(*Change_Moved)(nil),         // 49: noggin.v1.Change.Moved
+	(*Change_Updated)(nil),       // 50: noggin.v1.Change.Updated
+	(*Change_ActiveChanged)(nil), // 51: noggin.v1.Change.ActiveChanged
+	(*ErrorDetail_Field)(nil),    // 52: noggin.v1.ErrorDetail.Field
+	(*structpb.Struct)(nil),      // 53: google.protobuf.Struct
+	(structpb.NullValue)(0),      // 54: google.protobuf.NullValue
 }
 var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 0: noggin.v1.Item.notes:type_name -> noggin.v1.Note
@@ -3654,12 +3776,12 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 2: noggin.v1.Node.notes:type_name -> noggin.v1.Note
 	3,  // 3: noggin.v1.Node.children:type_name -> noggin.v1.Node
 	3,  // 4: noggin.v1.View.items:type_name -> noggin.v1.Node
-	45, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
-	46, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
-	47, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
-	48, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
-	49, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
-	50, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
+	47, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
+	48, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
+	49, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
+	50, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
+	51, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
+	52, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
 	4,  // 11: noggin.v1.ShowResponse.view:type_name -> noggin.v1.View
 	6,  // 12: noggin.v1.ShowGotoRequest.goto:type_name -> noggin.v1.Goto
 	4,  // 13: noggin.v1.ShowGotoResponse.view:type_name -> noggin.v1.View
@@ -3688,46 +3810,49 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	10, // 36: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
 	2,  // 37: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
 	11, // 38: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
-	44, // 39: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
-	44, // 40: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
-	51, // 41: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
-	12, // 42: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
-	14, // 43: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
-	16, // 44: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
-	18, // 45: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
-	20, // 46: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
-	22, // 47: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
-	24, // 48: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
-	26, // 49: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
-	28, // 50: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
-	30, // 51: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
-	32, // 52: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
-	34, // 53: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
-	36, // 54: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
-	38, // 55: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
-	40, // 56: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
-	42, // 57: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
-	13, // 58: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
-	15, // 59: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
-	17, // 60: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
-	19, // 61: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
-	21, // 62: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
-	23, // 63: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
-	25, // 64: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
-	27, // 65: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
-	29, // 66: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
-	31, // 67: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
-	33, // 68: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
-	35, // 69: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
-	37, // 70: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
-	39, // 71: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
-	41, // 72: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
-	43, // 73: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
-	58, // [58:74] is the sub-list for method output_type
-	42, // [42:58] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	53, // 39: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
+	46, // 40: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
+	46, // 41: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
+	54, // 42: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
+	12, // 43: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
+	14, // 44: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
+	16, // 45: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
+	18, // 46: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
+	20, // 47: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
+	22, // 48: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
+	24, // 49: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
+	26, // 50: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
+	28, // 51: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
+	30, // 52: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
+	32, // 53: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
+	34, // 54: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
+	36, // 55: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
+	38, // 56: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
+	40, // 57: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
+	44, // 58: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
+	42, // 59: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
+	13, // 60: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
+	15, // 61: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
+	17, // 62: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
+	19, // 63: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
+	21, // 64: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
+	23, // 65: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
+	25, // 66: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
+	27, // 67: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
+	29, // 68: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
+	31, // 69: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
+	33, // 70: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
+	35, // 71: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
+	37, // 72: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
+	39, // 73: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
+	41, // 74: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
+	45, // 75: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
+	43, // 76: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
+	60, // [60:77] is the sub-list for method output_type
+	43, // [43:60] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_noggin_v1_noggin_proto_init() }
@@ -3753,10 +3878,10 @@ func file_noggin_v1_noggin_proto_init() {
 	}
 	file_noggin_v1_noggin_proto_msgTypes[26].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[28].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[44].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[45].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[49].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[50].OneofWrappers = []any{
+	file_noggin_v1_noggin_proto_msgTypes[46].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[47].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[51].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[52].OneofWrappers = []any{
 		(*ErrorDetail_Field_StringValue)(nil),
 		(*ErrorDetail_Field_IntValue)(nil),
 		(*ErrorDetail_Field_BoolValue)(nil),
@@ -3768,7 +3893,7 @@ func file_noggin_v1_noggin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_noggin_v1_noggin_proto_rawDesc), len(file_noggin_v1_noggin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   51,
+			NumMessages:   53,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -81,6 +81,8 @@ const (
 	NogginServiceProvidersProcedure = "/noggin.v1.NogginService/Providers"
 	// NogginServiceSnapshotProcedure is the fully-qualified name of the NogginService's Snapshot RPC.
 	NogginServiceSnapshotProcedure = "/noggin.v1.NogginService/Snapshot"
+	// NogginServiceCallProcedure is the fully-qualified name of the NogginService's Call RPC.
+	NogginServiceCallProcedure = "/noggin.v1.NogginService/Call"
 	// NogginServiceWatchProcedure is the fully-qualified name of the NogginService's Watch RPC.
 	NogginServiceWatchProcedure = "/noggin.v1.NogginService/Watch"
 )
@@ -119,6 +121,12 @@ type NogginServiceClient interface {
 	Providers(context.Context, *connect.Request[v1.ProvidersRequest]) (*connect.Response[v1.ProvidersResponse], error)
 	// Snapshot returns the whole current document.
 	Snapshot(context.Context, *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error)
+	// Call runs any verb with the arguments of its MCP tool (a JSON object;
+	// `noggin` names the noggin) and returns the canonical envelope bytes
+	// that the CLI prints with --json and the MCP tool returns, for clients
+	// in any language. A verb failure is an error envelope in a successful
+	// response, not a Connect error. Unlike the MCP tool, show takes `goto`.
+	Call(context.Context, *connect.Request[v1.CallRequest]) (*connect.Response[v1.CallResponse], error)
 	// Watch streams the change events of a noggin: its own writes, writes of
 	// other clients and writes of other processes, in the order they were
 	// applied, each exactly once. The first message is the current document
@@ -233,6 +241,12 @@ func NewNogginServiceClient(httpClient connect.HTTPClient, baseURL string, opts 
 			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 			connect.WithClientOptions(opts...),
 		),
+		call: connect.NewClient[v1.CallRequest, v1.CallResponse](
+			httpClient,
+			baseURL+NogginServiceCallProcedure,
+			connect.WithSchema(nogginServiceMethods.ByName("Call")),
+			connect.WithClientOptions(opts...),
+		),
 		watch: connect.NewClient[v1.WatchRequest, v1.WatchResponse](
 			httpClient,
 			baseURL+NogginServiceWatchProcedure,
@@ -259,6 +273,7 @@ type nogginServiceClient struct {
 	where     *connect.Client[v1.WhereRequest, v1.WhereResponse]
 	providers *connect.Client[v1.ProvidersRequest, v1.ProvidersResponse]
 	snapshot  *connect.Client[v1.SnapshotRequest, v1.SnapshotResponse]
+	call      *connect.Client[v1.CallRequest, v1.CallResponse]
 	watch     *connect.Client[v1.WatchRequest, v1.WatchResponse]
 }
 
@@ -337,6 +352,11 @@ func (c *nogginServiceClient) Snapshot(ctx context.Context, req *connect.Request
 	return c.snapshot.CallUnary(ctx, req)
 }
 
+// Call calls noggin.v1.NogginService.Call.
+func (c *nogginServiceClient) Call(ctx context.Context, req *connect.Request[v1.CallRequest]) (*connect.Response[v1.CallResponse], error) {
+	return c.call.CallUnary(ctx, req)
+}
+
 // Watch calls noggin.v1.NogginService.Watch.
 func (c *nogginServiceClient) Watch(ctx context.Context, req *connect.Request[v1.WatchRequest]) (*connect.ServerStreamForClient[v1.WatchResponse], error) {
 	return c.watch.CallServerStream(ctx, req)
@@ -376,6 +396,12 @@ type NogginServiceHandler interface {
 	Providers(context.Context, *connect.Request[v1.ProvidersRequest]) (*connect.Response[v1.ProvidersResponse], error)
 	// Snapshot returns the whole current document.
 	Snapshot(context.Context, *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error)
+	// Call runs any verb with the arguments of its MCP tool (a JSON object;
+	// `noggin` names the noggin) and returns the canonical envelope bytes
+	// that the CLI prints with --json and the MCP tool returns, for clients
+	// in any language. A verb failure is an error envelope in a successful
+	// response, not a Connect error. Unlike the MCP tool, show takes `goto`.
+	Call(context.Context, *connect.Request[v1.CallRequest]) (*connect.Response[v1.CallResponse], error)
 	// Watch streams the change events of a noggin: its own writes, writes of
 	// other clients and writes of other processes, in the order they were
 	// applied, each exactly once. The first message is the current document
@@ -486,6 +512,12 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 		connect.WithHandlerOptions(opts...),
 	)
+	nogginServiceCallHandler := connect.NewUnaryHandler(
+		NogginServiceCallProcedure,
+		svc.Call,
+		connect.WithSchema(nogginServiceMethods.ByName("Call")),
+		connect.WithHandlerOptions(opts...),
+	)
 	nogginServiceWatchHandler := connect.NewServerStreamHandler(
 		NogginServiceWatchProcedure,
 		svc.Watch,
@@ -524,6 +556,8 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 			nogginServiceProvidersHandler.ServeHTTP(w, r)
 		case NogginServiceSnapshotProcedure:
 			nogginServiceSnapshotHandler.ServeHTTP(w, r)
+		case NogginServiceCallProcedure:
+			nogginServiceCallHandler.ServeHTTP(w, r)
 		case NogginServiceWatchProcedure:
 			nogginServiceWatchHandler.ServeHTTP(w, r)
 		default:
@@ -593,6 +627,10 @@ func (UnimplementedNogginServiceHandler) Providers(context.Context, *connect.Req
 
 func (UnimplementedNogginServiceHandler) Snapshot(context.Context, *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Snapshot is not implemented"))
+}
+
+func (UnimplementedNogginServiceHandler) Call(context.Context, *connect.Request[v1.CallRequest]) (*connect.Response[v1.CallResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Call is not implemented"))
 }
 
 func (UnimplementedNogginServiceHandler) Watch(context.Context, *connect.Request[v1.WatchRequest], *connect.ServerStream[v1.WatchResponse]) error {
