@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/noggin-go/noggin/core/noggin"
 )
 
 // Surface runs steps on one noggin surface.
@@ -30,18 +32,18 @@ func (c *CLISurface) Name() string { return CLI }
 
 // CLIArgs renders a step to the noggin argv (without the program name).
 func CLIArgs(s *Scenario, st *Step) ([]string, error) {
+	if st.Has("extra") {
+		return nil, errors.New("the CLI's flags are global: it has no argument a verb does not take")
+	}
 	args := []string{"--json"}
 	if st.Verb != "copy" && st.Verb != "providers" {
 		args = append(args, "--noggin", s.NogginLocation(st))
 	}
 	args = append(args, st.Verb)
-	var flags []string
+	var flags, words []string
 	pos := func(key string) error {
 		if o, ok := st.Get(key); ok {
-			if strings.HasPrefix(o.Val, "--") {
-				return fmt.Errorf("positional %s=%q cannot start with --", key, o.Val)
-			}
-			args = append(args, o.Val)
+			words = append(words, o.Val)
 		}
 		return nil
 	}
@@ -99,17 +101,12 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 			if !LooksLikePath(p) {
 				return nil, fmt.Errorf("note path %q does not look like a path to the CLI", p)
 			}
-			args = append(args, p)
+			words = append(words, p)
 		} else if LooksLikePath(text) {
 			return nil, fmt.Errorf("note text %q looks like a path to the CLI", text)
 		}
-		if st.Has("text") {
-			if strings.HasPrefix(text, "--") {
-				return nil, fmt.Errorf("note text %q cannot start with --", text)
-			}
-			if text != "" {
-				args = append(args, text)
-			}
+		if st.Has("text") && text != "" {
+			words = append(words, text)
 		}
 	case "copy":
 		if err = pos("from"); err == nil {
@@ -119,46 +116,27 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 			err = errors.New("copy with to but no from")
 		}
 		// from/to are scenario-relative names.
-		for i, a := range args {
-			if i >= 2 {
-				args[i] = s.Location(a)
-			}
+		for i, a := range words {
+			words[i] = s.Location(a)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	args = append(args, flags...)
+	for _, w := range words {
+		if strings.HasPrefix(w, "--") {
+			// "--" ends the options: the words that follow are never flags.
+			args = append(append(append(args, flags...), gotoFlag...), "--")
+			return append(args, words...), nil
+		}
+	}
+	// Words first: a bare --goto would take a path-like word after it.
+	args = append(append(args, words...), flags...)
 	return append(args, gotoFlag...), nil
 }
 
 // LooksLikePath is the CLI's heuristic (spec/cli.md#looks-like-a-path).
-func LooksLikePath(t string) bool {
-	switch t {
-	case ".", "..", "-", "+":
-		return true
-	}
-	for _, p := range []string{"./", "../", "-/", "+/"} {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
-	}
-	t = strings.TrimPrefix(t, "/")
-	if t == "" {
-		return false
-	}
-	for _, seg := range strings.Split(t, "/") {
-		if seg == "" {
-			return false
-		}
-		for _, r := range seg {
-			if r < '0' || r > '9' {
-				return false
-			}
-		}
-	}
-	return true
-}
+func LooksLikePath(t string) bool { return noggin.LooksLikePath(t) }
 
 // Do implements Surface.
 func (c *CLISurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {

@@ -72,13 +72,14 @@ func TestCorpusCoverage(t *testing.T) {
 	}
 	for _, c := range []string{"no-active-item", "no-provider", "path-not-found", "cycle", "option-misused",
 		"goto-unresolved", "has-descendants", "open-descendants", "invalid-note", "invalid-document",
-		"unsupported-schema", "lock-timeout", "io"} {
+		"unsupported-schema", "lock-timeout", "io", "placement-missing", "text-required", "nothing-to-edit",
+		"goto-unsupported", "path-required", "pop-no-path", "title-required", "source-required", "dest-required",
+		"noggin-error"} {
 		if !triCodes[c] {
 			t.Errorf("error code %s is reachable on all three surfaces but no unrestricted step shows it", c)
 		}
 	}
-	for _, c := range []string{"placement-missing", "text-required", "nothing-to-edit", "goto-unsupported",
-		"goto-path-required", "path-required", "pop-no-path", "title-required", "usage", "noggin-error", "location-refused"} {
+	for _, c := range []string{"goto-path-required", "location-refused", "unknown-argument"} {
 		if !anyCodes[c] {
 			t.Errorf("error code %s appears in no step", c)
 		}
@@ -97,4 +98,48 @@ func TestCorpusCoverage(t *testing.T) {
 	}
 	sort.Strings(codes)
 	t.Logf("%d scenarios; error codes shown: %s", len(all), strings.Join(codes, ", "))
+}
+
+// restricted lists every scenario with steps that run on some surfaces
+// only, and why: a step may be restricted only when its input cannot be
+// expressed on the other surfaces.
+var restricted = map[string]string{
+	"add-goto-falsy":           `a falsy goto ("", false): the CLI's --goto= means goto true`,
+	"edit-goto-falsy":          `a falsy goto ("", false): the CLI's --goto= means goto true`,
+	"edit-done-and-open":       `done and open together: MCP and RPC Call take one state ("done" or "open")`,
+	"show-goto":                `noggin_show is read-only (readOnlyHint), so MCP has no show goto; the mcp-alt steps reach the same file`,
+	"show-goto-parent":         `noggin_show is read-only (readOnlyHint), so MCP has no show goto; the mcp-alt steps reach the same file`,
+	"show-goto-same":           `noggin_show is read-only (readOnlyHint), so MCP has no show goto`,
+	"show-goto-unresolved":     `noggin_show is read-only (readOnlyHint), so MCP has no show goto`,
+	"show-no-active-goto":      `noggin_show is read-only (readOnlyHint), so MCP has no show goto`,
+	"storage-rpc-outside-root": `only the e2e RPC server runs with --root`,
+	"push-unknown-argument":    `an argument a verb does not take: the CLI's flags are global (spec/cli.md) and it has no such input`,
+}
+
+// TestRestrictedSteps checks that every surface-restricted step is in a
+// scenario of the restricted list, and that the list has no stale entry.
+func TestRestrictedSteps(t *testing.T) {
+	all, err := LoadScenarios("testdata/scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, used := 0, map[string]bool{}
+	for _, s := range all {
+		for _, sec := range s.Steps() {
+			if sec.Step.Surfaces == nil {
+				continue
+			}
+			n++
+			used[s.Name] = true
+			if restricted[s.Name] == "" {
+				t.Errorf("%s: step `%s` is restricted without a reason in the restricted list", s.Name, sec.Step.Line)
+			}
+		}
+	}
+	for name := range restricted {
+		if !used[name] {
+			t.Errorf("restricted list names %s, which has no restricted step", name)
+		}
+	}
+	t.Logf("%d surface-restricted steps in %d scenarios", n, len(used))
 }

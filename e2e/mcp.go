@@ -39,107 +39,56 @@ func (m *MCPSurface) Name() string { return MCP }
 
 // MCPCall renders a step to a tool name and its arguments.
 func MCPCall(s *Scenario, st *Step) (string, map[string]any, error) {
-	args := map[string]any{}
-	if st.Verb != "copy" && st.Verb != "providers" {
-		args["noggin"] = s.NogginLocation(st)
-	}
-	str := func(keys ...string) {
-		for _, k := range keys {
-			if o, ok := st.Get(k); ok {
-				args[k] = o.Val
-			}
-		}
-	}
-	boolean := func(keys ...string) error {
-		for _, k := range keys {
-			if o, ok := st.Get(k); ok {
-				switch {
-				case !o.HasVal || o.Val == "true":
-					args[k] = true
-				case o.Val == "false":
-					args[k] = false
-				default:
-					return fmt.Errorf("option %s=%q is not a boolean", k, o.Val)
-				}
-			}
-		}
-		return nil
-	}
-	unsupported := func(keys ...string) error {
-		for _, k := range keys {
-			if st.Has(k) {
-				return fmt.Errorf("noggin_%s has no %s", st.Verb, k)
-			}
-		}
-		return nil
-	}
-	gotoArg := func() {
-		if o, ok := st.Get("goto"); ok {
-			if o.HasVal {
-				args["goto"] = o.Val
-			} else {
-				args["goto"] = true
-			}
-		}
-	}
-	var err error
-	switch st.Verb {
-	case "push":
-		str("title")
-	case "add":
-		str("title", "before", "after", "into")
-		gotoArg()
-	case "move":
-		str("path", "before", "after", "into")
-		err = unsupported("goto")
-	case "goto":
-		str("path")
-	case "done":
-		str("path")
-		if err = boolean("force", "closeAll"); err == nil {
-			err = unsupported("goto")
-		}
-	case "pop":
-		if err = boolean("force", "closeAll"); err == nil {
-			err = unsupported("path", "goto")
-		}
-	case "edit":
-		str("path", "title")
-		if st.Has("done") && st.Has("open") {
-			err = errors.New("noggin_edit cannot take both done and open")
-		} else if st.Flag("done") {
-			args["state"] = "done"
-		} else if st.Flag("open") {
-			args["state"] = "open"
-		}
-		if e := boolean("force", "closeAll"); e != nil {
-			err = e
-		}
-		gotoArg()
-	case "show":
-		str("path")
-		if err = boolean("noChildren", "withSiblings", "withDescendants", "withAll", "withNotes"); err == nil {
-			err = unsupported("goto")
-		}
-	case "note":
-		str("path", "text")
-		err = unsupported("goto")
-	case "delete":
-		str("path")
-		if err = boolean("recursive"); err == nil {
-			err = unsupported("goto")
-		}
-	case "copy":
-		for _, k := range []string{"from", "to"} {
-			if o, ok := st.Get(k); ok {
-				args[k] = s.Location(o.Val)
-			}
-		}
+	args, err := ToolArgs(s, st)
+	if err == nil && st.Verb == "show" && st.Has("goto") {
+		err = errors.New("noggin_show is read-only and has no goto")
 	}
 	if err != nil {
 		return "", nil, err
 	}
 	return "noggin_" + st.Verb, args, nil
+}
+
+// ToolArgs renders a step to the arguments of its MCP tool, which the RPC
+// Call method takes too (with goto on show).
+func ToolArgs(s *Scenario, st *Step) (map[string]any, error) {
+	args := map[string]any{}
+	if st.Verb != "copy" && st.Verb != "providers" {
+		args["noggin"] = s.NogginLocation(st)
+	}
+	var err error
+	for _, o := range st.Opts {
+		switch o.Key {
+		case "noggin": // already resolved by NogginLocation
+		case "done", "open":
+			if st.Has("done") && st.Has("open") {
+				err = errors.New("noggin_edit cannot take both done and open")
+			}
+			args["state"] = o.Key
+		case "force", "closeAll", "noChildren", "withSiblings", "withDescendants", "withAll", "withNotes", "recursive":
+			switch {
+			case !o.HasVal || o.Val == "true":
+				args[o.Key] = true
+			case o.Val == "false":
+				args[o.Key] = false
+			default:
+				err = fmt.Errorf("option %s=%q is not a boolean", o.Key, o.Val)
+			}
+		case "goto":
+			if o.HasVal {
+				args["goto"] = o.Val
+			} else {
+				args["goto"] = true
+			}
+		case "from", "to":
+			args[o.Key] = s.Location(o.Val)
+		case "extra":
+			args[o.Val] = "x"
+		default:
+			args[o.Key] = o.Val
+		}
+	}
+	return args, err
 }
 
 // Do implements Surface.

@@ -243,7 +243,9 @@ func ParseStep(line string) (*Step, error) {
 		} else if rest != "" && rest[0] != ' ' {
 			return nil, fmt.Errorf("bad option at %q in %q", rest, line)
 		}
-		known := o.Key == "noggin" && verb != "copy" && verb != "providers"
+		// extra=NAME passes an argument NAME the verb does not take (MCP
+		// and RPC only: the CLI's grammar has no such input).
+		known := o.Key == "noggin" && verb != "copy" && verb != "providers" || o.Key == "extra"
 		for _, k := range allowed {
 			known = known || k == o.Key
 		}

@@ -235,6 +235,9 @@ func catalog(e *Error, detail string) string {
 	case CodeReadOnly:
 		return "noggin is read-only"
 	case CodeUnknownArgument:
+		if str(e, "known") == "" {
+			return fmt.Sprintf("unknown argument '%s'; it takes none", str(e, "argument"))
+		}
 		return fmt.Sprintf("unknown argument '%s'; it takes: %s", str(e, "argument"), str(e, "known"))
 	case CodeLocationRefused:
 		return fmt.Sprintf("location '%s' refused: %s", str(e, "location"), str(e, "detail"))

@@ -153,9 +153,6 @@ func unknownArgument(verb, name string, ps []Param) error {
 			known = append(known, p.Name)
 		}
 	}
-	k := strings.Join(known, ", ")
-	if k == "" {
-		k = "no arguments"
-	}
-	return noggin.NewError(noggin.CodeUnknownArgument, noggin.F("verb", verb), noggin.F("argument", name), noggin.F("known", k))
+	return noggin.NewError(noggin.CodeUnknownArgument, noggin.F("verb", verb), noggin.F("argument", name),
+		noggin.F("known", strings.Join(known, ", ")))
 }

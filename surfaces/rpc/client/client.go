@@ -14,6 +14,7 @@ import (
 	"net/http"
 
 	"connectrpc.com/connect"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/noggin-go/noggin/core/noggin"
 	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
@@ -265,6 +266,23 @@ func (c *Client) Providers(ctx context.Context) ([]noggin.Provider, error) {
 		return nil, Error(err)
 	}
 	return convert.ProvidersFromProto(res.Msg.GetProviders()), nil
+}
+
+// Call runs a verb with its MCP tool's arguments (e.g. {"noggin":
+// "team.yaml", "title": "x"}) and returns the envelope exactly as the
+// server encoded it (without trailing newline). Verb failures are error
+// envelopes with a nil error; err is set only when the call itself failed
+// (transport, authentication, arguments that are not JSON values).
+func (c *Client) Call(ctx context.Context, verb string, args map[string]any) ([]byte, error) {
+	st, err := structpb.NewStruct(args)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.rpc.Call(ctx, connect.NewRequest(&nogginv1.CallRequest{Verb: verb, Arguments: st}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return []byte(res.Msg.GetEnvelope()), nil
 }
 
 // Snapshot returns the current document (accessor fields only).
