@@ -305,6 +305,37 @@ func TestScenarios(t *testing.T) {
 	if len(scns) == 0 {
 		t.Fatal("no scenarios")
 	}
+	runs := runModes(t, scns, true)
+	norm := Normalizer(suite.work)
+	for _, s := range scns {
+		t.Run(s.Name, func(t *testing.T) {
+			rs := runs[s.Name]
+			if len(rs) == 0 {
+				t.Skip("SKIPPED: no surface available")
+			}
+			if *update {
+				if err := UpdateGoldens(s, rs, norm); err != nil {
+					t.Error(err)
+				}
+				path := filepath.Join("testdata/scenarios", s.Name+".txtar")
+				old, _ := os.ReadFile(path)
+				if b := s.Format(); string(b) != string(old) {
+					if err := os.WriteFile(path, b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for _, msg := range Compare(s, rs, norm) {
+				t.Error(msg)
+			}
+		})
+	}
+}
+
+// runModes runs scns in every mode (the CLI, MCP, RPC and mixed), a few
+// at a time per mode, and returns each scenario's runs by name.
+func runModes(t *testing.T, scns []*Scenario, logTimes bool) map[string][]*RunResult {
+	t.Helper()
 	runs := map[string][]*RunResult{}
 	ctx := context.Background()
 	for _, mode := range []string{CLI, MCP, RPC, Mixed} {
@@ -353,30 +384,9 @@ func TestScenarios(t *testing.T) {
 		if m, ok := sfs[MCP].(*MCPSurface); ok {
 			_ = m.Close()
 		}
-		t.Logf("mode %s: %d scenarios in %v", mode, len(scns), time.Since(start).Round(time.Millisecond))
+		if logTimes {
+			t.Logf("mode %s: %d scenarios in %v", mode, len(scns), time.Since(start).Round(time.Millisecond))
+		}
 	}
-	norm := Normalizer(suite.work)
-	for _, s := range scns {
-		t.Run(s.Name, func(t *testing.T) {
-			rs := runs[s.Name]
-			if len(rs) == 0 {
-				t.Skip("SKIPPED: no surface available")
-			}
-			if *update {
-				if err := UpdateGoldens(s, rs, norm); err != nil {
-					t.Error(err)
-				}
-				path := filepath.Join("testdata/scenarios", s.Name+".txtar")
-				old, _ := os.ReadFile(path)
-				if b := s.Format(); string(b) != string(old) {
-					if err := os.WriteFile(path, b, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			for _, msg := range Compare(s, rs, norm) {
-				t.Error(msg)
-			}
-		})
-	}
+	return runs
 }

@@ -53,6 +53,9 @@ type Scenario struct {
 	// directory (relative to the work directory) and so part of locations.
 	Name    string
 	Comment string
+	// Generated marks a sequence of the differential fuzzer: it has no
+	// goldens, and its surfaces are compared with each other only.
+	Generated bool
 	// Sections in file order (fixtures, steps, finals).
 	Sections []*Section
 }

@@ -3,7 +3,7 @@
 set -euo pipefail
 t=${1:-20s}
 cd "$(dirname "$0")/.."
-for pkg in $(go list ./core/... ./surfaces/... 2>/dev/null); do
+for pkg in $(go list ./core/... ./surfaces/cli/... ./surfaces/mcp/... ./surfaces/rpc/... ./e2e/...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   for f in $(grep -hoE '^func (Fuzz[A-Za-z0-9_]+)' "$dir"/*_test.go 2>/dev/null | awk '{print $2}' | sort -u); do
     echo "== $pkg $f ($t)"
