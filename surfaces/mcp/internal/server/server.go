@@ -4,13 +4,16 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/noggin-go/noggin/core/envelope"
 	"github.com/noggin-go/noggin/core/noggin"
@@ -75,15 +78,26 @@ func (h *Handler) Server() *mcp.Server {
 		rank[tool.Name] = i
 		srv.AddTool(&tool, h.toolHandler)
 	}
-	// The SDK answers an unknown tool name with a JSON-RPC error; the spec
-	// wants an isError result carrying an envelope instead.
+	// Protocol edges (the MCP specification): resources and prompts, which
+	// the server does not declare, are "method not found"; a tools/call
+	// without a name, or whose arguments are not an object, is "invalid
+	// params". An unknown tool name is an isError result carrying an
+	// envelope (spec/mcp.md), where the SDK would answer a JSON-RPC error.
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if strings.HasPrefix(method, "resources/") || strings.HasPrefix(method, "prompts/") {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + method + " (noggin-mcp serves tools only)"}
+			}
 			if method == "tools/call" {
-				if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-					if _, listed := rank[r.Params.Name]; !listed {
-						return h.toolHandler(ctx, r)
-					}
+				r, ok := req.(*mcp.CallToolRequest)
+				if !ok || r.Params == nil || r.Params.Name == "" {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call needs params.name, the tool to call (see tools/list)"}
+				}
+				if a := bytes.TrimSpace(r.Params.Arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call params.arguments must be a JSON object"}
+				}
+				if _, listed := rank[r.Params.Name]; !listed {
+					return h.toolHandler(ctx, r)
 				}
 			}
 			res, err := next(ctx, method, req)

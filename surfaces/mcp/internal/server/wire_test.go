@@ -60,3 +60,50 @@ func TestStdioWire(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolEdges: the JSON-RPC errors the MCP specification asks for.
+// A tools/call without a name or with arguments that are not an object is
+// -32602 (invalid params); resources and prompts, which the server does not
+// declare, are -32601 (method not found).
+func TestProtocolEdges(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"noggin_where","arguments":[1]}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"noggin_where","arguments":"x"}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"resources/list"}`,
+		`{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"file:///etc/passwd"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"prompts/list"}`,
+		`{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"noggin_providers","arguments":null}}`,
+	}, "\n") + "\n"
+	var out, stderr bytes.Buffer
+	if code := Main(context.Background(), Env{Getenv: testGetenv, Stdin: io.NopCloser(strings.NewReader(in)),
+		Stdout: nopWriteCloser{&out}, Stderr: &stderr}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	got := map[float64]int{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var msg struct {
+			ID    float64 `json:"id"`
+			Error *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("stdout line is not JSON-RPC: %q", line)
+		}
+		if msg.Error != nil {
+			got[msg.ID] = msg.Error.Code
+		} else {
+			got[msg.ID] = 0
+		}
+	}
+	want := map[float64]int{1: 0, 2: -32602, 3: -32602, 4: -32602, 5: -32601, 6: -32601, 7: -32601, 8: -32601, 9: 0}
+	for id, code := range want {
+		if c, ok := got[id]; !ok || c != code {
+			t.Errorf("id %v: error code %d (answered %v), want %d", id, c, ok, code)
+		}
+	}
+}
