@@ -8,15 +8,9 @@ func Validate(doc *Document) error {
 		return Errorf(CodeInvalidDocument, "document items must be an array")
 	}
 	items := doc.Items
-	idx := make(map[string]int32, len(items))
-	for i, it := range items {
-		if it == nil || it.Key == "" {
-			return Errorf(CodeInvalidDocument, "item missing key")
-		}
-		if _, dup := idx[it.Key]; dup {
-			return Errorf(CodeInvalidDocument, "duplicate item key").With(F("key", it.Key))
-		}
-		idx[it.Key] = int32(i)
+	idx, err := keyIndex(items)
+	if err != nil {
+		return err
 	}
 	// parent[i] is the index of item i's parent, -1 for a root.
 	parent := make([]int32, len(items))
@@ -54,4 +48,30 @@ func Validate(doc *Document) error {
 		}
 	}
 	return nil
+}
+
+// CheckKeys is the part of Validate that loading applies too: every item
+// has a key and no two share one. A document that breaks it cannot be
+// rendered consistently (paths and keys would name different items), so
+// it is refused on read as on write; the other invariants (orphans, a
+// dangling active item) have a defined reading and are checked on write.
+func CheckKeys(doc *Document) error {
+	_, err := keyIndex(doc.Items)
+	return err
+}
+
+// keyIndex maps each key to its item's index (invalid-document for a
+// missing or duplicate key).
+func keyIndex(items []*Item) (map[string]int32, error) {
+	idx := make(map[string]int32, len(items))
+	for i, it := range items {
+		if it == nil || it.Key == "" {
+			return nil, Errorf(CodeInvalidDocument, "item missing key")
+		}
+		if _, dup := idx[it.Key]; dup {
+			return nil, Errorf(CodeInvalidDocument, "duplicate item key").With(F("key", it.Key))
+		}
+		idx[it.Key] = int32(i)
+	}
+	return idx, nil
 }

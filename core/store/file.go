@@ -320,6 +320,9 @@ func (s *fileStore) decode(raw []byte) (*noggin.Document, error) {
 	} else {
 		doc, err = codec.DecodeYAML(raw)
 	}
+	if err == nil {
+		err = noggin.CheckKeys(doc)
+	}
 	if err != nil {
 		var e *noggin.Error
 		if errors.As(err, &e) && (e.Code == noggin.CodeInvalidDocument || e.Code == noggin.CodeUnsupportedSchema) {
