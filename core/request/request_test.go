@@ -13,7 +13,7 @@ import (
 	"github.com/noggin-go/noggin/core/store"
 )
 
-func testRunner(t *testing.T) *request.Runner {
+func testRunner(t testing.TB) *request.Runner {
 	t.Helper()
 	eng, err := noggin.EngineFromEnv(func(k string) string {
 		return map[string]string{"NOGGIN_CLOCK": "2026-01-02T03:04:05.678Z", "NOGGIN_KEYS": "sequential"}[k]
@@ -33,7 +33,7 @@ items:
   - {key: b, parentKey: r, title: beta, done: false, createdAt: null, notes: []}
 `
 
-func writeFixture(t *testing.T, body string) string {
+func writeFixture(t testing.TB, body string) string {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "n.yaml")
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {

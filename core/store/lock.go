@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"github.com/noggin-go/noggin/core/jstext"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -174,7 +175,7 @@ func lockIsStale(fsy fsys, lock string) (pid []byte, stale bool) {
 // jsNumber parses like JavaScript's Number(): surrounding white space is
 // ignored, the empty string is 0, the result must be finite.
 func jsNumber(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
+	s = jstext.TrimSpace(s)
 	if s == "" {
 		return 0, true
 	}
