@@ -46,7 +46,8 @@ var overrides = map[string]string{
 	"noggin_edit.title": "new title (rename)",
 }
 
-// schema renders {"type": "object", "required": [...], "properties": {...}}
+// schema renders {"type": "object", "required": [...], "properties": {...},
+// "additionalProperties": false}
 // for a tool: the properties are the arguments core takes for its verb, in
 // core's order (hidden ones left out). required nil omits the key.
 func schema(tool string, required ...string) json.RawMessage {
@@ -82,7 +83,8 @@ func schema(tool string, required ...string) json.RawMessage {
 		b.Write(marshalNoEscape(pr.desc))
 		b.WriteString("}")
 	}
-	b.WriteString("}}")
+	// Core refuses any other argument (unknown-argument); say so up front.
+	b.WriteString(`}, "additionalProperties": false}`)
 	raw := json.RawMessage(b.String())
 	if !json.Valid(raw) {
 		panic("invalid schema: " + b.String())
