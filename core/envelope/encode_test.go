@@ -339,7 +339,7 @@ func TestEncode(t *testing.T) {
   "verb": "pop",
   "error": {
     "code": "open-descendants",
-    "message": "done: /1 has 3 open descendant(s); pass --closeall to close them too, or --force to close root1 anyway",
+    "message": "done: /1 has 3 open descendant(s); pass closeAll to close them too, or force to close root1 anyway (CLI: --close-all, --force)",
     "exitCode": 1,
     "data": {
       "verb": "done",

@@ -228,7 +228,7 @@ func goldenCases() []goldenCase {
 		{"push/ok-empty-title", "push", f0, "", push(noggin.PushOpts{Title: ""})},
 		{"push/ok-unicode-title", "push", f0, "", push(noggin.PushOpts{Title: "\"quoted\" \\ <b>&</b> 🎉 \u2028 tab\tend"})},
 		{"push/title-required", "push", f0, noggin.CodeTitleRequired,
-			fail(noggin.Usage(noggin.CodeTitleRequired, 2, "push: title required (--title or positional)"))},
+			fail(noggin.Usage(noggin.CodeTitleRequired, 2, "push: title required (CLI: --title or words)"))},
 		{"push/invalid-document", "push", "root | active\norphan | parent=missing", noggin.CodeInvalidDocument, push(noggin.PushOpts{Title: "x"})},
 
 		// add
@@ -248,7 +248,7 @@ func goldenCases() []goldenCase {
 		{"add/goto-unresolved-segment", "add", f1, noggin.CodeGotoUnresolved, add(noggin.AddOpts{Title: "x", Goto: gotoPath("foo")})},
 		{"add/goto-path-required", "add", f1, noggin.CodeGotoPathRequired, add(noggin.AddOpts{Title: "kid", Goto: gotoFalsy})},
 		{"add/title-required", "add", f1, noggin.CodeTitleRequired,
-			fail(noggin.Usage(noggin.CodeTitleRequired, 2, "add: title required (--title or positional)"))},
+			fail(noggin.Usage(noggin.CodeTitleRequired, 2, "add: title required (CLI: --title or words)"))},
 		{"add/invalid-document", "add", "", noggin.CodeInvalidDocument, ghostActive(add(noggin.AddOpts{Title: "x"}))},
 
 		// move

@@ -196,30 +196,30 @@ func catalog(e *Error, detail string) string {
 		}
 		return detail
 	case CodePlacementMissing:
-		return "choose exactly one of --before, --after, or --into"
+		return "choose exactly one of before, after or into (CLI: --before, --after, --into)"
 	case CodePlacementInvalid:
 		return fmt.Sprintf("unknown placement kind '%s'", str(e, "kind"))
 	case CodeTextRequired:
 		return "text required"
 	case CodeNothingToEdit:
-		return "nothing to edit; pass at least one of --done, --open, --title"
+		return "nothing to edit; pass a state or a title (CLI: --done, --open, --title)"
 	case CodeOptionMisused:
 		if detail == "closeAll" {
-			return "--close-all only applies when closing (with --done)"
+			return "closeAll (CLI: --close-all) only applies when closing (state done; CLI: --done)"
 		}
-		return "--force only applies when closing (with --done)"
+		return "force (CLI: --force) only applies when closing (state done; CLI: --done)"
 	case CodeGotoUnsupported:
-		return "--goto is not supported"
+		return "goto is not supported"
 	case CodeGotoBaseMissing:
-		return "--goto has no base item"
+		return "goto has no base item"
 	case CodeGotoPathRequired:
-		return "--goto requires a path"
+		return "goto requires a path"
 	case CodeGotoUnresolved:
-		return "--goto " + str(e, "detail")
+		return "goto " + str(e, "detail")
 	case CodeHasDescendants:
-		return fmt.Sprintf("%s has %s descendant(s); pass --recursive to delete the whole subtree", str(e, "path"), str(e, "descendantCount"))
+		return fmt.Sprintf("%s has %s descendant(s); pass recursive (CLI: --recursive) to delete the whole subtree", str(e, "path"), str(e, "descendantCount"))
 	case CodeOpenDescendants:
-		return fmt.Sprintf("%s has %s open descendant(s); pass --closeall to close them too, or --force to close %s anyway", str(e, "path"), str(e, "openCount"), str(e, "title"))
+		return fmt.Sprintf("%s has %s open descendant(s); pass closeAll to close them too, or force to close %s anyway (CLI: --close-all, --force)", str(e, "path"), str(e, "openCount"), str(e, "title"))
 	case CodePopNoPath:
 		return "takes no path; pop always operates on the active item"
 	case CodeInvalidNote:

@@ -246,7 +246,7 @@ func (req *Request) title() string {
 
 func needTitle(req *Request) error {
 	if req.title() == "" {
-		return noggin.Usage(noggin.CodeTitleRequired, 2, req.Verb+": title required (--title or positional)")
+		return noggin.Usage(noggin.CodeTitleRequired, 2, req.Verb+": title required (CLI: --title or words)")
 	}
 	return nil
 }
@@ -322,7 +322,7 @@ func (req *Request) placement() (*noggin.Placement, error) {
 			continue
 		}
 		if p != nil {
-			return nil, usage(req.Verb + ": --before, --after, and --into are mutually exclusive")
+			return nil, usage(req.Verb + ": choose at most one of before, after and into (CLI: --before, --after, --into)")
 		}
 		p = &noggin.Placement{Kind: c.kind, Anchor: jstext.String(c.a.Value)}
 	}
@@ -399,7 +399,7 @@ func ptr[T any](v T) *T { return &v }
 func show(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
 	withDesc := req.WithDescendants.isTrue() || req.WithAll.isTrue()
 	if withDesc && req.NoChildren.isTrue() {
-		return nil, usage("show: --with-descendants and --no-children are mutually exclusive")
+		return nil, usage("show: withDescendants (or withAll) and noChildren exclude each other (CLI: --with-descendants, --with-all, --no-children)")
 	}
 	return view(e.Show(st, noggin.ShowOpts{
 		Path:            req.path(),
