@@ -12,7 +12,8 @@ package main
 //	env K=V                     set an environment variable for the next runs
 //	mkdir <dir>                 create a directory in the work dir
 //	lock live|dead|old|nopid <file>   create <file>.lock as another process would
-//	noggin <args…>              run the binary (args: shell-like quoting, $WORK expanded)
+//	noggin <args…>              run the binary (args: shell-like quoting, "\n" and "\xHH"
+//	                            in double quotes, $WORK expanded)
 //	exit <n>                    the last run's exit code (default 0)
 //	cmp <file> [name]           the file equals section "<case>.<file>" (or "<case>.<name>")
 //	written <file>              the last run (re)wrote the file (new inode or mtime)
@@ -478,6 +479,13 @@ func splitArgs(line string) []string {
 					if line[i] == 'n' {
 						cur.WriteByte('\n')
 						continue
+					}
+					if line[i] == 'x' && i+2 < len(line) {
+						if v, err := strconv.ParseUint(line[i+1:i+3], 16, 8); err == nil {
+							cur.WriteByte(byte(v))
+							i += 2
+							continue
+						}
 					}
 				}
 				cur.WriteByte(line[i])

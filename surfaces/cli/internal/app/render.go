@@ -66,7 +66,7 @@ func (r *renderer) node(n *noggin.Node, depth int) {
 	if active || n.Done {
 		b.WriteByte(' ')
 	}
-	b.WriteString(n.Title)
+	writeSafe(b, n.Title)
 	if len(n.Notes) > 0 {
 		b.WriteString(markNotes)
 	}
@@ -93,12 +93,13 @@ func (r *renderer) notes(n *noggin.Node, depth int) {
 		if note.Timestamp == "" {
 			b.WriteString(noTimestampLabel)
 		} else {
-			b.WriteString(note.Timestamp)
+			writeSafe(b, note.Timestamp)
 		}
 		b.WriteByte('\n')
+		// Each line of a note is its own indented line under the note.
 		for _, line := range strings.Split(note.Text, "\n") {
 			indent(b, depth+3)
-			b.WriteString(line)
+			writeSafe(b, line)
 			b.WriteByte('\n')
 		}
 	}
@@ -126,7 +127,7 @@ func RenderShow(b *bytes.Buffer, v *noggin.View, withNotes bool) {
 // "(no active item)" (the reference claims the tree is empty in both cases).
 func RenderDelete(b *bytes.Buffer, r *noggin.DeleteResult, treeEmpty bool) {
 	b.WriteString("deleted ")
-	b.WriteString(r.Deleted.Path)
+	writeSafe(b, r.Deleted.Path)
 	if r.DescendantCount > 0 {
 		b.WriteString(" and ")
 		b.WriteString(strconv.Itoa(r.DescendantCount))
@@ -148,9 +149,9 @@ func RenderCopy(b *bytes.Buffer, r *noggin.CopyResult, src, dst string) {
 	b.WriteString("copied ")
 	b.WriteString(strconv.Itoa(r.Copied))
 	b.WriteString(" item(s) from ")
-	b.WriteString(src)
+	writeSafe(b, src)
 	b.WriteString(" to ")
-	b.WriteString(dst)
+	writeSafe(b, dst)
 	b.WriteByte('\n')
 }
 
@@ -166,7 +167,7 @@ func RenderProviders(b *bytes.Buffer, ps []noggin.Provider) {
 		w = max(w, len(p.Scheme))
 	}
 	pad := func(s string) {
-		b.WriteString(s)
+		writeSafe(b, s)
 		b.WriteString(strings.Repeat(" ", w-len(s)))
 		b.WriteByte('\n')
 	}
@@ -179,6 +180,6 @@ func RenderProviders(b *bytes.Buffer, ps []noggin.Provider) {
 
 // RenderLine appends s and a newline (where).
 func RenderLine(b *bytes.Buffer, s string) {
-	b.WriteString(s)
+	writeSafe(b, s)
 	b.WriteByte('\n')
 }

@@ -151,7 +151,8 @@ func (r *runner) failEnv(env envelope.Envelope) int {
 	if r.json {
 		r.write(r.stderr, env.Encode())
 	} else {
-		r.write(r.stderr, []byte("noggin: "+env.Message()+"\n"))
+		// Messages quote titles and paths: neutralised like every human line.
+		r.write(r.stderr, []byte("noggin: "+safe(env.Message())+"\n"))
 	}
 	return env.ExitCode()
 }
