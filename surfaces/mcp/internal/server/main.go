@@ -101,7 +101,8 @@ func Main(ctx context.Context, env Env) int {
 
 	if *httpAddr == "" {
 		// End of input lets in-flight calls answer first (see drainTransport).
-		t := &drainTransport{Transport: &mcp.IOTransport{Reader: env.Stdin, Writer: env.Stdout}, grace: 30 * time.Second}
+		in, out := guardStdio(env.Stdin, env.Stdout)
+		t := &drainTransport{Transport: &mcp.IOTransport{Reader: in, Writer: out}, grace: 30 * time.Second}
 		if err := h.Server().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 			log.Error("stdio session ended", "error", err)
 			return 1

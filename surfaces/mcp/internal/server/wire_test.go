@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -105,5 +107,49 @@ func TestProtocolEdges(t *testing.T) {
 		if c, ok := got[id]; !ok || c != code {
 			t.Errorf("id %v: error code %d (answered %v), want %d", id, c, ok, code)
 		}
+	}
+}
+
+// TestStdioSurvivesBadInput: a line that is not JSON is -32700, a message
+// that is not a JSON-RPC request -32600, a request before initialize
+// -32600; the session goes on and answers every later request.
+func TestStdioSurvivesBadInput(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`not json at all`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"`,
+		`{"id":4,"method":"tools/list"}`,
+		`[1, 2]`,
+		`{"jsonrpc":"2.0","id":5}`,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"noggin_providers"}}`,
+	}, "\n") + "\n"
+	var out, stderr bytes.Buffer
+	if code := Main(context.Background(), Env{Getenv: testGetenv, Stdin: io.NopCloser(strings.NewReader(in)),
+		Stdout: nopWriteCloser{&out}, Stderr: &stderr}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var codes []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var msg struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("stdout line is not JSON-RPC: %q", line)
+		}
+		c := 0
+		if msg.Error != nil {
+			c = msg.Error.Code
+		}
+		codes = append(codes, string(msg.ID)+":"+strconv.Itoa(c))
+	}
+	slices.Sort(codes)
+	want := []string{"1:-32600", "2:0", "4:-32600", "5:-32600", "6:0", "null:-32600", "null:-32700", "null:-32700"}
+	if !slices.Equal(codes, want) {
+		t.Errorf("answers %v, want %v\n%s", codes, want, out.String())
 	}
 }
