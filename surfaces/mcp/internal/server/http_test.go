@@ -167,3 +167,47 @@ func TestMainFlags(t *testing.T) {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// TestHTTPTransportRules: a foreign Origin is 403 on every method, a GET or
+// DELETE without a session id 400, a POST without one (not initialize) 400,
+// and an oversized body is refused.
+func TestHTTPTransportRules(t *testing.T) {
+	h := NewHandler(Config{Engine: testEngine(t), Store: store.Options{Root: t.TempDir()}})
+	ts := httptest.NewServer(HTTPHandler(h, nil))
+	defer ts.Close()
+	do := func(method, body string, hdr map[string]string) int {
+		req, _ := http.NewRequest(method, ts.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	evil := map[string]string{"Origin": "https://evil.example.com"}
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	for _, c := range []struct {
+		method, body string
+		hdr          map[string]string
+		want         int
+	}{
+		{"GET", "", evil, 403},
+		{"DELETE", "", evil, 403},
+		{"POST", list, evil, 403},
+		{"GET", "", map[string]string{"Origin": "null"}, 403},
+		{"GET", "", nil, 400},
+		{"DELETE", "", nil, 400},
+		{"POST", list, nil, 400},
+		{"POST", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":"` + strings.Repeat("a", maxBodyBytes) + `"}}`, nil, 400},
+	} {
+		if got := do(c.method, c.body, c.hdr); got != c.want && !(c.want == 400 && got == 413) {
+			t.Errorf("%s with %v: %d, want %d", c.method, c.hdr, got, c.want)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,7 +145,48 @@ func HTTPHandler(h *Handler, log *slog.Logger) http.Handler {
 	srv := h.Server()
 	sh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: log, SessionTimeout: time.Hour})
-	return http.NewCrossOriginProtection().Handler(sh)
+	return guardHTTP(http.NewCrossOriginProtection().Handler(sh))
+}
+
+// maxBodyBytes bounds an HTTP request body (a tool call is a few kB).
+const maxBodyBytes = 4 << 20
+
+// guardHTTP applies the MCP specification's transport rules that the layers
+// below leave out: a request whose Origin is another site is 403 on every
+// method (Go's cross-origin protection lets GET through), a request other
+// than initialize without an Mcp-Session-Id is 400, and a body is at most
+// maxBodyBytes (413).
+func guardHTTP(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" {
+			if u, err := url.Parse(o); err != nil || u.Host != r.Host {
+				http.Error(w, "forbidden: cross-origin request", http.StatusForbidden)
+				return
+			}
+		}
+		if (r.Method == http.MethodGet || r.Method == http.MethodDelete) && r.Header.Get("Mcp-Session-Id") == "" {
+			http.Error(w, "bad request: missing Mcp-Session-Id header", http.StatusBadRequest)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+			// Only initialize opens a session; anything else needs its id.
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+				return
+			}
+			var msg struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(body, &msg) == nil && msg.Method != "initialize" {
+				http.Error(w, "bad request: missing Mcp-Session-Id header", http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // checkListenAddr refuses non-loopback listen addresses unless allowed.
