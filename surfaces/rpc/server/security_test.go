@@ -188,7 +188,7 @@ func TestReflectionAndHealth(t *testing.T) {
 	for _, tc := range []struct {
 		header string
 		ok     bool
-	}{{"", false}, {"Bearer tok", true}} {
+	}{{"", false}, {"Bearer tok", true}, {"bearer tok", true}, {"BEARER tok", true}, {"Bearer  tok", false}, {"Basic tok", false}, {"Bearer tok2", false}} {
 		rc := grpcreflect.NewClient(client.H2CClient(), ts.url, connect.WithGRPC())
 		h := http.Header{}
 		if tc.header != "" {

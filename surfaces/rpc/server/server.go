@@ -70,7 +70,7 @@ func New(cfg Config) (*Server, error) {
 	authed := opts
 	if cfg.Token != "" {
 		authed = append(append([]connect.HandlerOption(nil), opts...),
-			connect.WithInterceptors(&authInterceptor{want: "Bearer " + cfg.Token}))
+			connect.WithInterceptors(&authInterceptor{want: cfg.Token}))
 	}
 	mux := http.NewServeMux()
 	mux.Handle(nogginv1connect.NewNogginServiceHandler(svc, authed...))
@@ -128,11 +128,13 @@ func loopbackHost(hostport string) bool {
 // authInterceptor checks the bearer token of every call.
 type authInterceptor struct{ want string }
 
-var errUnauthenticated = errors.New("missing or invalid bearer token")
+var errUnauthenticated = errors.New("missing or invalid bearer token: send the header 'Authorization: Bearer <token>' (the server's --token)")
 
+// check accepts "Authorization: Bearer <token>"; the scheme is matched
+// case-insensitively (RFC 9110), the token exactly.
 func (a *authInterceptor) check(h http.Header) error {
-	got := h.Get("Authorization")
-	if subtle.ConstantTimeCompare([]byte(got), []byte(a.want)) != 1 {
+	scheme, got, _ := strings.Cut(h.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(got), []byte(a.want)) != 1 {
 		return connect.NewError(connect.CodeUnauthenticated, errUnauthenticated)
 	}
 	return nil

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -73,6 +74,10 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	}
 	if *token == "" {
 		*token = getenv("NOGGIN_RPC_TOKEN")
+	}
+	if strings.TrimSpace(*token) != *token { // blank, or padded by a copy-paste
+		fmt.Fprintf(stderr, "noggin-rpc: the token must not be blank or start or end with white space\n")
+		return 2
 	}
 	dir, err := rootDir(*root)
 	if err != nil {

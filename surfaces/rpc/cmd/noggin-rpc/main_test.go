@@ -41,6 +41,8 @@ func TestRunRefusals(t *testing.T) {
 		{[]string{"serve", "--root", "/nonexistent/dir"}, 2, "--root"},
 		{[]string{"serve", "extra"}, 2, "no arguments"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
+		{[]string{"serve", "--addr", "0.0.0.0:0", "--token", "   ", "--root", t.TempDir()}, 2, "must not be blank"},
+		{[]string{"serve", "--token", " secret\n", "--root", t.TempDir()}, 2, "must not be blank"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(tc.args, env, &out, &errb); code != tc.code || !strings.Contains(errb.String(), tc.msg) {
