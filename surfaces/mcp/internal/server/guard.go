@@ -30,7 +30,7 @@ func guardStdio(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			id, method, code, msg := check(line)
+			id, method, code, msg, clean := check(line)
 			if code == 0 && method != "" && !initialized && method != "initialize" && method != "ping" && id != nil {
 				code, msg = jsonrpc.CodeInvalidRequest, "the session is not initialized: send initialize first"
 			}
@@ -41,7 +41,7 @@ func guardStdio(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
 				w.answer(id, code, msg)
 				continue
 			}
-			if _, err := pw.Write(append(append([]byte(nil), line...), '\n')); err != nil {
+			if _, err := pw.Write(append(clean, '\n')); err != nil {
 				return
 			}
 		}
@@ -51,36 +51,46 @@ func guardStdio(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
 }
 
 // check classifies one input line: its id (nil when absent or unreadable),
-// its method, and an error code and message when it must not reach the SDK.
-func check(line []byte) (id json.RawMessage, method string, code int64, msg string) {
+// its method, an error code and message when it must not reach the SDK,
+// and otherwise the message re-encoded with exactly the JSON-RPC members
+// (matched case-sensitively, other members dropped), so that the SDK sees
+// precisely what was checked.
+func check(line []byte) (id json.RawMessage, method string, code int64, msg string, clean []byte) {
 	if !json.Valid(line) {
-		return nil, "", jsonrpc.CodeParseError, "parse error: the line is not JSON"
+		return nil, "", jsonrpc.CodeParseError, "parse error: the line is not JSON", nil
 	}
-	var m struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  *string         `json:"method"`
-		Result  json.RawMessage `json:"result"`
-		Error   json.RawMessage `json:"error"`
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil || m == nil {
+		return nil, "", jsonrpc.CodeInvalidRequest, "invalid request: a JSON-RPC message is an object", nil
 	}
-	if json.Unmarshal(line, &m) != nil {
-		return nil, "", jsonrpc.CodeInvalidRequest, "invalid request: a JSON-RPC message is an object"
+	id = m["id"]
+	if len(id) > 0 && id[0] != '"' && (id[0] < '0' || id[0] > '9') && id[0] != '-' {
+		return nil, "", jsonrpc.CodeInvalidRequest, "invalid request: id must be a string or a number", nil
 	}
-	if len(m.ID) > 0 && m.ID[0] != '"' && (m.ID[0] < '0' || m.ID[0] > '9') && m.ID[0] != '-' && string(m.ID) != "null" {
-		return nil, "", jsonrpc.CodeInvalidRequest, "invalid request: id must be a string or a number"
+	var version string
+	if json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0" {
+		return id, "", jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil
 	}
-	switch {
-	case m.JSONRPC != "2.0":
-		return m.ID, "", jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`
-	case m.Method != nil && *m.Method == "":
-		return m.ID, "", jsonrpc.CodeInvalidRequest, "invalid request: empty method"
-	case m.Method == nil && m.Result == nil && m.Error == nil:
-		return m.ID, "", jsonrpc.CodeInvalidRequest, "invalid request: no method"
+	raw, hasMethod := m["method"]
+	if hasMethod && (json.Unmarshal(raw, &method) != nil || method == "") {
+		return id, "", jsonrpc.CodeInvalidRequest, "invalid request: method must be a non-empty string", nil
 	}
-	if m.Method != nil {
-		method = *m.Method
+	_, hasResult := m["result"]
+	_, hasError := m["error"]
+	if !hasMethod && !hasResult && !hasError {
+		return id, "", jsonrpc.CodeInvalidRequest, "invalid request: no method", nil
 	}
-	return m.ID, method, 0, ""
+	if p, ok := m["params"]; ok && len(p) > 0 && p[0] != '{' && p[0] != '[' && string(p) != "null" {
+		return id, method, jsonrpc.CodeInvalidParams, "invalid params: params must be an object", nil
+	}
+	out := map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`)}
+	for _, k := range []string{"id", "method", "params", "result", "error"} {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+	}
+	clean, _ = json.Marshal(out)
+	return id, method, 0, "", clean
 }
 
 // lineWriter writes whole lines to out under a lock.
