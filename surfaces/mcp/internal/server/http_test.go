@@ -41,19 +41,7 @@ func TestHTTP(t *testing.T) {
 	}
 
 	initBody := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`
-	post := func(mod func(*http.Request)) int {
-		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(initBody))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		mod(req)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode
-	}
+	post := func(mod func(*http.Request)) int { return httpStatus(t, ts.URL, "POST", initBody, mod) }
 	if code := post(func(*http.Request) {}); code != http.StatusOK {
 		t.Errorf("plain initialize: %d", code)
 	}
@@ -176,19 +164,11 @@ func TestHTTPTransportRules(t *testing.T) {
 	ts := httptest.NewServer(HTTPHandler(h, nil))
 	defer ts.Close()
 	do := func(method, body string, hdr map[string]string) int {
-		req, _ := http.NewRequest(method, ts.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode
+		return httpStatus(t, ts.URL, method, body, func(r *http.Request) {
+			for k, v := range hdr {
+				r.Header.Set(k, v)
+			}
+		})
 	}
 	evil := map[string]string{"Origin": "https://evil.example.com"}
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
@@ -210,4 +190,21 @@ func TestHTTPTransportRules(t *testing.T) {
 			t.Errorf("%s with %v: %d, want %d", c.method, c.hdr, got, c.want)
 		}
 	}
+}
+
+// httpStatus sends one MCP-style HTTP request (mod adjusts it) and returns
+// the status code.
+func httpStatus(t *testing.T, url, method, body string, mod func(*http.Request)) int {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	mod(req)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
 }
