@@ -16,6 +16,7 @@ import (
 	"github.com/noggin-go/noggin/core/envelope"
 	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/store"
 )
 
 // Arg is one argument as a surface received it. Value is a value of the
@@ -155,13 +156,13 @@ func (r *Runner) run(req *Request, res *Result) (any, error) {
 	}
 	// (2) open (and load) the noggin: a broken file is reported before
 	// any check that looks at the tree.
-	st, err := r.open(req.Location)
+	st, loaded, err := r.open(req.Location)
 	if err != nil {
 		return nil, err
 	}
 	res.Store = st
-	// (3) the verb's own checks and the verb.
-	return v.run(r.Engine, st, req)
+	// (3) the verb's own checks and the verb, on the document just loaded.
+	return v.run(r.Engine, loaded, req)
 }
 
 // location is the trimmed location of a, or the default.
@@ -176,20 +177,22 @@ func (r *Runner) location(a Arg) string {
 	return loc
 }
 
-// open opens and loads a location (no-location when there is none).
-func (r *Runner) open(a Arg) (noggin.Store, error) {
+// open opens and loads a location (no-location when there is none). It
+// returns the store and the same store pinned to the loaded document,
+// which the verb runs on so that the file is looked at once per call.
+func (r *Runner) open(a Arg) (st, loaded noggin.Store, err error) {
 	loc := r.location(a)
 	if loc == "" {
-		return nil, noggin.NewError(noggin.CodeNoLocation)
+		return nil, nil, noggin.NewError(noggin.CodeNoLocation)
 	}
-	st, err := r.Opener.Open(loc)
+	if st, err = r.Opener.Open(loc); err != nil {
+		return nil, nil, err
+	}
+	doc, err := st.Load()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if _, err := st.Load(); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return st, store.Pinned(st, doc), nil
 }
 
 // verbDef is how one verb reads its request.
@@ -468,16 +471,16 @@ func isString(a Arg) bool { _, ok := a.Value.(string); return ok }
 
 func copyVerb(r *Runner, req *Request, res *Result) (any, error) {
 	from, to := req.copyLocations()
-	src, err := r.openCopy(from)
+	src, pinnedSrc, err := r.openCopy(from)
 	if err != nil {
 		return nil, err
 	}
-	dst, err := r.openCopy(to)
+	dst, pinnedDst, err := r.openCopy(to)
 	if err != nil {
 		return nil, err
 	}
 	res.Source, res.Store = src, dst
-	c, err := r.Engine.Copy(src, dst)
+	c, err := r.Engine.Copy(pinnedSrc, pinnedDst)
 	if err != nil {
 		return nil, err
 	}
@@ -485,7 +488,7 @@ func copyVerb(r *Runner, req *Request, res *Result) (any, error) {
 }
 
 // openCopy opens one side of copy: no default location applies.
-func (r *Runner) openCopy(a Arg) (noggin.Store, error) {
+func (r *Runner) openCopy(a Arg) (st, loaded noggin.Store, err error) {
 	c := *r
 	c.DefaultLocation = nil
 	return c.open(a)

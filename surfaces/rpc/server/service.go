@@ -129,10 +129,11 @@ func showRequest(location, path string, noChildren, withSiblings, withDescendant
 		WithDescendants: request.Flag(withDescendants), Goto: gotoArg(g)}
 }
 
-// pinnedOpener opens one store at one document (see pinnedStore).
+// pinnedOpener opens one store pinned to one document (store.Pinned), so
+// that a view is computed from exactly the document it is cached under.
 type pinnedOpener struct {
 	store.Opener
-	st pinnedStore
+	st noggin.Store
 }
 
 func (p pinnedOpener) Open(string) (noggin.Store, error) { return p.st, nil }
@@ -154,7 +155,7 @@ func (s *service) Show(_ context.Context, req *connect.Request[nogginv1.ShowRequ
 	// The view is computed on the document just loaded, so that it can be
 	// cached for exactly that document.
 	r := *s.runner
-	r.Opener = pinnedOpener{st: pinnedStore{st, doc}}
+	r.Opener = pinnedOpener{st: store.Pinned(st, doc)}
 	env := r.Run(showRequest(m.GetLocation(), k.path, k.noChildren, k.withSiblings, k.withDescendants, nil)).Envelope
 	if !env.OK() {
 		return nil, toConnectError("show", env.Err)

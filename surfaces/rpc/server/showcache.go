@@ -91,13 +91,3 @@ func (c *showCache) document(st noggin.Store, doc *noggin.Document) *nogginv1.Do
 	e.snapshot = p
 	return p
 }
-
-// pinnedStore is a store whose Load returns one fixed document, so that a
-// read-only verb computes its result from exactly the document it is
-// cached under.
-type pinnedStore struct {
-	noggin.Store
-	doc *noggin.Document
-}
-
-func (p pinnedStore) Load() (*noggin.Document, error) { return p.doc, nil }
