@@ -74,10 +74,14 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 	}
 	var err error
 	switch st.Verb {
-	case "push":
-		val("title", "title")
-	case "add":
-		val("title", "title")
+	case "push", "add":
+		// Both forms of a title: --title=T, or T as the one positional word
+		// (chosen by the title's length, so each step has one fixed argv).
+		if o, ok := st.Get("title"); ok && len(o.Val)%2 == 1 {
+			words = append(words, o.Val)
+		} else {
+			val("title", "title")
+		}
 		val("before", "before")
 		val("after", "after")
 		val("into", "into")
@@ -124,8 +128,9 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 		return nil, err
 	}
 	for _, w := range words {
-		if strings.HasPrefix(w, "--") {
-			// "--" ends the options: the words that follow are never flags.
+		if strings.HasPrefix(w, "-") {
+			// "--" ends the options: the words that follow are never flags
+			// (nor -h).
 			args = append(append(append(args, flags...), gotoFlag...), "--")
 			return append(args, words...), nil
 		}

@@ -217,11 +217,14 @@ func TestRenderings(t *testing.T) {
 		cliError string
 		mcpError string
 	}{
-		{line: `push title="a b"`, cli: `--json --noggin scn/noggin.yaml push --title=a b`, mcpTool: "noggin_push", mcpArgs: `{"noggin":"scn/noggin.yaml","title":"a b"}`},
-		{line: `add title=x into=/1 goto`, cli: `--json --noggin scn/noggin.yaml add --title=x --into=/1 --goto`, mcpTool: "noggin_add", mcpArgs: `{"goto":true,"into":"/1","noggin":"scn/noggin.yaml","title":"x"}`},
+		{line: `push title="a b"`, cli: `--json --noggin scn/noggin.yaml push a b`, mcpTool: "noggin_push", mcpArgs: `{"noggin":"scn/noggin.yaml","title":"a b"}`},
+		{line: `push title=ab`, cli: `--json --noggin scn/noggin.yaml push --title=ab`, mcpTool: "noggin_push", mcpArgs: `{"noggin":"scn/noggin.yaml","title":"ab"}`},
+		{line: `push title=-h`, cli: `--json --noggin scn/noggin.yaml push --title=-h`, mcpTool: "noggin_push", mcpArgs: `{"noggin":"scn/noggin.yaml","title":"-h"}`},
+		{line: `push title=-hh`, cli: `--json --noggin scn/noggin.yaml push -- -hh`, mcpTool: "noggin_push", mcpArgs: `{"noggin":"scn/noggin.yaml","title":"-hh"}`},
+		{line: `add title=x into=/1 goto`, cli: `--json --noggin scn/noggin.yaml add x --into=/1 --goto`, mcpTool: "noggin_add", mcpArgs: `{"goto":true,"into":"/1","noggin":"scn/noggin.yaml","title":"x"}`},
 		{line: `edit path=/1 done closeAll goto=..`, cli: `--json --noggin scn/noggin.yaml edit /1 --close-all --done --goto=..`, mcpTool: "noggin_edit", mcpArgs: `{"closeAll":true,"goto":"..","noggin":"scn/noggin.yaml","path":"/1","state":"done"}`},
 		{line: `note path=/1 text="hi there"`, cli: `--json --noggin scn/noggin.yaml note /1 hi there`, mcpTool: "noggin_note", mcpArgs: `{"noggin":"scn/noggin.yaml","path":"/1","text":"hi there"}`},
-		{line: `show path=- withAll noggin=o.yaml`, cli: `--json --noggin scn/o.yaml show - --with-all`, mcpTool: "noggin_show", mcpArgs: `{"noggin":"scn/o.yaml","path":"-","withAll":true}`},
+		{line: `show path=- withAll noggin=o.yaml`, cli: `--json --noggin scn/o.yaml show --with-all -- -`, mcpTool: "noggin_show", mcpArgs: `{"noggin":"scn/o.yaml","path":"-","withAll":true}`},
 		{line: `copy from=a.yaml to=memory://x`, cli: `--json copy scn/a.yaml memory://x`, mcpTool: "noggin_copy", mcpArgs: `{"from":"scn/a.yaml","to":"memory://x"}`},
 		{line: `note text=2024`, cliError: "looks like a path", mcpTool: "noggin_note", mcpArgs: `{"noggin":"scn/noggin.yaml","text":"2024"}`},
 		{line: `show goto`, cli: `--json --noggin scn/noggin.yaml show --goto`, mcpError: "has no goto"},

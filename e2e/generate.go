@@ -61,7 +61,7 @@ var HostileText = []string{
 	"\u3000ideographic\u3000", "\u3000", "\u2028", "line\u2029sep", "\u200bzero\u200b", "\u200b",
 	"\t", "tab\there", "new\nline", "\r\n", "two\n/1/2 ✅ fake item", "evil\x1b[2J\x1b[31mred",
 	"\x1b]0;title\x07", "bell\x07", "\x7f", "\x01\x02", "🧠🚀", "e\u0301\u0301", "שלום עולם", "\u202eevil",
-	`say "hi"`, `back\slash`, "it's", "a: b", "# hash", "- dash", "-x", "--draft", "--", "-", "+",
+	`say "hi"`, `back\slash`, "it's", "a: b", "# hash", "- dash", "-x", "-h", "--draft", "--", "-", "+",
 	"yes", "no", "null", "~", "true", "0x1F", "1e3", "2024-01-01", "0", "1.50", "[a]", "{b: c}", "&anchor",
 	"*ref", "!tag", "%", "@", "`", "|", ">", "",
 	strings.Repeat("x", 1000), strings.Repeat("word ", 200), "/1", "..", "2/1",
