@@ -79,6 +79,10 @@ gen: ## regenerate protobuf/Connect code with buf (pinned through the Go proxy)
 checkgen: ## fail if committed generated code differs from a fresh generation
 	bash surfaces/rpc/scripts/checkgen.sh
 
+.PHONY: readme-rpc
+readme-rpc: ## run every curl / buf curl / grpcurl command of surfaces/rpc/README.md on a token server
+	bash surfaces/rpc/scripts/readme.sh
+
 .PHONY: lint-proto
 lint-proto: ## buf lint (STANDARD) over proto/
 	bash surfaces/rpc/scripts/lint.sh

@@ -217,8 +217,10 @@ func Compare(s *Scenario, runs []*RunResult, norm func([]byte) []byte) []string 
 				}
 				if ref == nil {
 					ref = r
-				} else if !bytes.Equal(ref.Steps[i].Text, r.Steps[i].Text) {
-					out = append(out, Mismatch{Scenario: s.Name, Step: i + 1, Line: sec.Step.Line, Surface: label(r, i), Against: label(ref, i), Want: ref.Steps[i].Text, Got: r.Steps[i].Text}.String())
+				} else if want := norm(ref.Steps[i].Text); !bytes.Equal(want, got[:len(got)-1]) {
+					// Raw bytes, except that a file below the work
+					// directory is named relative to it (see Normalizer).
+					out = append(out, Mismatch{Scenario: s.Name, Step: i + 1, Line: sec.Step.Line, Surface: label(r, i), Against: label(ref, i), Want: want, Got: got[:len(got)-1]}.String())
 				}
 			}
 		}

@@ -152,9 +152,12 @@ func (r *Runner) Collect(s *Scenario, subs map[string][][2]string) (map[string][
 }
 
 // Normalizer returns the function that turns raw output into golden form:
-// the absolute work directory becomes $WORK.
+// a path below the work directory is shown relative to it, which is how
+// the RPC server, rooted there, names files to its remote clients (the CLI
+// and MCP name them absolutely); the work directory itself becomes $WORK.
 func Normalizer(work string) func([]byte) []byte {
 	return func(b []byte) []byte {
+		b = bytes.ReplaceAll(b, []byte(work+string(filepath.Separator)), nil)
 		return bytes.ReplaceAll(b, []byte(work), []byte("$WORK"))
 	}
 }

@@ -21,8 +21,8 @@
 //
 // Options are key=value (value bare, or a Go-quoted string) or a bare key
 // (boolean true; for goto: "go to the verb's target"). The text before the
-// first section is a free-form description. Absolute paths of the work
-// directory appear as $WORK in expected bodies.
+// first section is a free-form description. Files below the work
+// directory appear relative to it in expected bodies (see Normalizer).
 package e2e
 
 import (

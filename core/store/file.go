@@ -47,7 +47,8 @@ func stampOf(fi fs.FileInfo) stamp {
 // cached and re-read when the file changes.
 type fileStore struct {
 	location string // as supplied (Describe)
-	abs      string // absolute file path (messages, data.path)
+	abs      string // absolute file path (watching)
+	shown    string // the file as messages and data.path name it
 	name     string // the file's name for fsy
 	base     string // directory relative names are shown against ("" = none)
 	fsy      fsys
@@ -78,9 +79,12 @@ type fileStore struct {
 	scratch, wscratch []byte
 }
 
-func newFileStore(location, abs, name, base string, fsy fsys, o Options) *fileStore {
+// newFileStore builds the store of one file: abs is its absolute path,
+// name the name fsy knows it by; shown is how messages and data.path name
+// it and base the directory OS messages' relative names are joined to.
+func newFileStore(location, abs, shown, name, base string, fsy fsys, o Options) *fileStore {
 	s := &fileStore{
-		location: location, abs: abs, name: name, base: base, fsy: fsy,
+		location: location, abs: abs, shown: shown, name: name, base: base, fsy: fsy,
 		jsonFile: strings.EqualFold(filepath.Ext(abs), ".json"), mapFiles: o.MapFiles,
 		timeout: o.LockTimeout, poll: o.PollInterval,
 	}
@@ -296,7 +300,7 @@ func (s *fileStore) read(allowMap bool) (buf []byte, mapped bool, err error) {
 	}
 	detail := osMessage(err, s.base)
 	return nil, false, noggin.Errorf(noggin.CodeIO, "failed to read file: %s", detail).
-		With(noggin.F("path", s.abs), noggin.F("detail", detail))
+		With(noggin.F("path", s.shown), noggin.F("detail", detail))
 }
 
 // refused maps an os.Root escape to location-refused.
@@ -326,7 +330,7 @@ func (s *fileStore) decode(raw []byte) (*noggin.Document, error) {
 	if err != nil {
 		var e *noggin.Error
 		if errors.As(err, &e) && (e.Code == noggin.CodeInvalidDocument || e.Code == noggin.CodeUnsupportedSchema) {
-			return nil, e.With(noggin.F("path", s.abs))
+			return nil, e.With(noggin.F("path", s.shown))
 		}
 		return nil, err
 	}
@@ -372,7 +376,7 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 			}
 		}
 	}
-	release, err := acquireLock(s.fsy, s.name, s.abs, s.timeout)
+	release, err := acquireLock(s.fsy, s.name, s.shown, s.timeout)
 	if err != nil {
 		return nil, s.writeErr(err)
 	}

@@ -431,7 +431,7 @@ func TestFailedWriteRemovesTempFile(t *testing.T) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "x.yaml")
 		calls := 0
-		s := newFileStore(p, p, p, "", renameFailFS{err: tc.err, calls: &calls}, Options{})
+		s := newFileStore(p, p, p, p, "", renameFailFS{err: tc.err, calls: &calls}, Options{})
 		e := asError(t, addItem(s, "k1"))
 		want := errnoText[tc.err][0] + ": " + errnoText[tc.err][1] + ", rename '"
 		if e.Code != noggin.CodeNogginError || e.ExitCode != 1 || !strings.HasPrefix(e.Message, want) {

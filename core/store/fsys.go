@@ -45,7 +45,7 @@ func (osFS) Remove(name string) error                     { return os.Remove(nam
 func (osFS) RemoveAll(name string) error                  { return os.RemoveAll(name) }
 func (osFS) Rename(oldname, newname string) error         { return os.Rename(oldname, newname) }
 
-var _ fsys = (*os.Root)(nil)
+var _ fsys = rootFS{}
 
 // isEscape reports whether err is os.Root refusing a path that leaves the
 // root ("..", absolute symlinks, symlinks pointing outside).
@@ -137,4 +137,102 @@ func syscallName(op string) string {
 		return "stat"
 	}
 	return op
+}
+
+// rootFS confines I/O to a root directory with an os.Root, and also follows
+// the absolute symlinks os.Root refuses on principle when they resolve to a
+// place inside the root: a link is judged by where it leads, not by how it
+// is spelled. Reads follow the whole path; writes resolve the directories
+// and keep the last name, so a write replaces a link itself (as a write
+// does outside a root). os.Root still checks every resolved name, so a link
+// changed in between cannot lead outside.
+type rootFS struct {
+	*os.Root
+	dir string // the root's absolute directory
+}
+
+// resolve returns name with its symlinks resolved inside the root (all of
+// them when follow and name exists, else those of its directories), or ok
+// false when that fails or leads outside.
+func (r rootFS) resolve(name string, follow bool) (string, bool) {
+	realDir, err := filepath.EvalSymlinks(r.dir)
+	if err != nil {
+		return "", false
+	}
+	target, last := filepath.Join(r.dir, name), ""
+	real, err := "", errors.ErrUnsupported
+	if follow {
+		real, err = filepath.EvalSymlinks(target)
+	}
+	if err != nil { // not following, or nothing there yet: the directories
+		dir, base := filepath.Split(target)
+		if real, err = filepath.EvalSymlinks(dir); err != nil {
+			return "", false
+		}
+		last = base
+	}
+	rel, err := relInside(realDir, filepath.Join(real, last))
+	return rel, err == nil
+}
+
+// retry runs op on name, and once more on its resolved form when os.Root
+// refused name as an escape.
+func retry[T any](r rootFS, name string, follow bool, op func(string) (T, error)) (T, error) {
+	v, err := op(name)
+	if isEscape(err) {
+		if rel, ok := r.resolve(name, follow); ok {
+			return op(rel)
+		}
+	}
+	return v, err
+}
+
+func (r rootFS) Stat(name string) (fs.FileInfo, error) {
+	return retry(r, name, true, r.Root.Stat)
+}
+
+func (r rootFS) ReadFile(name string) ([]byte, error) {
+	return retry(r, name, true, r.Root.ReadFile)
+}
+
+func (r rootFS) Open(name string) (*os.File, error) {
+	return retry(r, name, true, r.Root.Open)
+}
+
+func (r rootFS) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	follow := flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE) == 0
+	return retry(r, name, follow, func(n string) (*os.File, error) { return r.Root.OpenFile(n, flag, perm) })
+}
+
+func (r rootFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	return r.do(name, func(n string) error { return r.Root.WriteFile(n, data, perm) })
+}
+
+func (r rootFS) Mkdir(name string, perm fs.FileMode) error {
+	return r.do(name, func(n string) error { return r.Root.Mkdir(n, perm) })
+}
+
+func (r rootFS) MkdirAll(name string, perm fs.FileMode) error {
+	return r.do(name, func(n string) error { return r.Root.MkdirAll(n, perm) })
+}
+
+func (r rootFS) Remove(name string) error    { return r.do(name, r.Root.Remove) }
+func (r rootFS) RemoveAll(name string) error { return r.do(name, r.Root.RemoveAll) }
+
+func (r rootFS) Rename(oldname, newname string) error {
+	err := r.Root.Rename(oldname, newname)
+	if isEscape(err) {
+		o, ok1 := r.resolve(oldname, false)
+		n, ok2 := r.resolve(newname, false)
+		if ok1 && ok2 {
+			return r.Root.Rename(o, n)
+		}
+	}
+	return err
+}
+
+// do is retry for operations on the name itself (not following it).
+func (r rootFS) do(name string, op func(string) error) error {
+	_, err := retry(r, name, false, func(n string) (struct{}, error) { return struct{}{}, op(n) })
+	return err
 }

@@ -26,7 +26,7 @@ const (
 // acquireLock takes the cross-process lock <name>.lock: a directory holding
 // a pid file "<pid>\n<epoch-ms>\n". Stale locks (holder dead, or older
 // than 30 s) are reclaimed. It gives up with lock-timeout after timeout.
-// display is the absolute file path used in the message. The returned func
+// display is the file as the message names it. The returned func
 // releases the lock.
 func acquireLock(fsy fsys, name, display string, timeout time.Duration) (func(), error) {
 	lock := name + ".lock"

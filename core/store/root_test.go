@@ -1,9 +1,11 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/noggin-go/noggin/core/noggin"
@@ -112,12 +114,36 @@ func TestRootSandbox(t *testing.T) {
 		t.Errorf("keys = %v", got)
 	}
 
-	// Errors inside the root carry the absolute path.
+	// An absolute symlink is judged by where it leads: to a file inside
+	// the root it is read through (and replaced on write); a directory
+	// link inside the root is used for reads and writes.
+	mustLink(filepath.Join(root, "sub/inner.yaml"), "abs-inside.yaml")
+	mustLink(filepath.Join(root, "sub"), "abs-dir")
+	s = mustOpen(t, "abs-inside.yaml", o)
+	if doc, err := s.Load(); err != nil || !slices.Equal(keysOf(doc), []string{"k0"}) {
+		t.Fatalf("through the absolute link: %v, %v", doc, err)
+	}
+	mustAdd(t, s, "k2")
+	if got := fileKeys(t, filepath.Join(root, "abs-inside.yaml")); !slices.Equal(got, []string{"k0", "k2"}) {
+		t.Errorf("keys = %v", got)
+	}
+	s = mustOpen(t, "abs-dir/inner.yaml", o)
+	mustAdd(t, s, "k3")
+	if got := fileKeys(t, filepath.Join(root, "sub/inner.yaml")); !slices.Equal(got, []string{"k0", "k3"}) {
+		t.Errorf("keys = %v", got)
+	}
+	mustAdd(t, mustOpen(t, "abs-dir/fresh.yaml", o), "k4")
+	if got := fileKeys(t, filepath.Join(root, "sub/fresh.yaml")); !slices.Equal(got, []string{"k4"}) {
+		t.Errorf("keys = %v", got)
+	}
+
+	// Errors inside the root name the file relative to it: a remote client
+	// never learns the server's directories.
 	if err := os.Mkdir(filepath.Join(root, "dir.yaml"), 0o777); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Open("dir.yaml", o)
-	if e := asError(t, err); e.Code != noggin.CodeIO || e.Get("path") != filepath.Join(root, "dir.yaml") {
+	if e := asError(t, err); e.Code != noggin.CodeIO || e.Get("path") != "dir.yaml" || strings.Contains(fmt.Sprint(e.Message, e.Get("detail")), root) {
 		t.Errorf("error = %+v", e)
 	}
 	if _, err := Open("", o); errCode(err) != noggin.CodeNoLocation {

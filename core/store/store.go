@@ -46,8 +46,11 @@
 // With Options.Root, locations are confined to that directory: relative
 // paths resolve inside it, absolute paths and file:// URLs only when inside
 // it, "~" is refused, and every file operation goes through an os.Root, so
-// "..", absolute symlinks and symlinks pointing outside cannot escape. A
+// ".." and symlinks pointing outside cannot escape; a symlink is judged by
+// where it leads, so an absolute one to a place inside the root works. A
 // refused location is location-refused (exit 2, data {location, detail}).
+// Errors name the file relative to the root (data.path, OS messages), so a
+// remote client never learns the server's directories.
 package store
 
 import (
@@ -122,7 +125,7 @@ func Open(location string, o Options) (noggin.Store, error) {
 	} else {
 		var abs string
 		if abs, err = absPath(r.path); err == nil {
-			s = newFileStore(location, abs, abs, "", osFS{}, o)
+			s = newFileStore(location, abs, abs, abs, "", osFS{}, o)
 		}
 	}
 	if err != nil {
@@ -170,7 +173,9 @@ func openInRoot(location, p string, o Options) (*fileStore, error) {
 	if err != nil {
 		return nil, writeError(err, "")
 	}
-	return newFileStore(location, filepath.Join(rootAbs, rel), rel, rootAbs, root, o), nil
+	// A remote client sees the file as the root names it: relative, never
+	// the server's own directories.
+	return newFileStore(location, filepath.Join(rootAbs, rel), filepath.ToSlash(rel), rel, "", rootFS{root, rootAbs}, o), nil
 }
 
 // relInside returns p relative to dir, or an error if p is outside dir.

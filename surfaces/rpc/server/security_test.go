@@ -8,12 +8,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"connectrpc.com/connect"
 	"connectrpc.com/grpchealth"
 	"connectrpc.com/grpcreflect"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
@@ -206,12 +208,12 @@ func TestReflectionAndHealth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		found := false
-		for _, n := range names {
-			found = found || n == "noggin.v1.NogginService"
-		}
-		if !found {
-			t.Fatalf("services %v", names)
+		// Every service the port serves is listed, and each resolves.
+		want := []protoreflect.FullName{"grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection",
+			"grpc.reflection.v1alpha.ServerReflection", "noggin.v1.NogginService"}
+		slices.Sort(names)
+		if !slices.Equal(names, want) {
+			t.Fatalf("services %v, want %v", names, want)
 		}
 	}
 	hc := grpchealth.NewClient(client.H2CClient(), ts.url, connect.WithGRPC())

@@ -74,7 +74,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(nogginv1connect.NewNogginServiceHandler(svc, authed...))
-	reflector := grpcreflect.NewStaticReflector(nogginv1connect.NogginServiceName)
+	// Reflection lists every service this port serves, so `grpcurl list`
+	// shows health and reflection next to the noggin service.
+	reflector := grpcreflect.NewStaticReflector(nogginv1connect.NogginServiceName,
+		grpchealth.HealthV1ServiceName, grpcreflect.ReflectV1ServiceName, grpcreflect.ReflectV1AlphaServiceName)
 	mux.Handle(grpcreflect.NewHandlerV1(reflector, authed...))
 	mux.Handle(grpcreflect.NewHandlerV1Alpha(reflector, authed...))
 	mux.Handle(grpchealth.NewHandler(grpchealth.NewStaticChecker(nogginv1connect.NogginServiceName), opts...))

@@ -235,8 +235,8 @@ func TestWatchErrorEvent(t *testing.T) {
 	writeFile(t, file, "schemaVersion: 1\nitems: [\n")
 	ev := next(t, w)
 	var ne *noggin.Error
-	if !errors.As(ev.Err, &ne) || ne.Code != noggin.CodeInvalidDocument || ne.Get("path") != file {
-		t.Fatalf("want an invalid-document error event, got %+v", ev)
+	if !errors.As(ev.Err, &ne) || ne.Code != noggin.CodeInvalidDocument || ne.Get("path") != loc {
+		t.Fatalf("want an invalid-document error event naming %s, got %+v", loc, ev)
 	}
 	writeFile(t, file, string(good)+"  - key: extra\n    parentKey: null\n    title: extra\n    notes: []\n")
 	ev = next(t, w)
