@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -555,17 +557,59 @@ func (s *fileStore) Watch(ctx context.Context) <-chan noggin.Event {
 	return s.hub.watch(ctx)
 }
 
-// startPolling and stopPolling run under the hub's lock.
+// startPolling and stopPolling run under the hub's lock. While anyone
+// watches, the store re-reads the file when the kernel reports a change to
+// it (inotify, kqueue or ReadDirectoryChangesW through fsnotify, on the
+// file's directory, since an atomic write replaces the file) and, as a
+// safety net for file systems that report nothing (network mounts), every
+// poll interval times ten. Without notifications it polls every interval.
+//
+// A re-read publishes one event for everything that changed since the last
+// look: writes of this process are one event each (they publish
+// themselves), while several writes of another process that land before
+// the re-read arrive coalesced, as one event whose document is the latest.
 func (s *fileStore) startPolling() {
 	stop := make(chan struct{})
 	s.stopPoll = stop
+	interval := s.poll
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	w, err := fsnotify.NewWatcher()
+	if err == nil {
+		if err = w.Add(filepath.Dir(s.abs)); err != nil {
+			_ = w.Close()
+			w = nil
+		}
+	}
+	if w != nil {
+		events, errs = w.Events, w.Errors
+		interval *= 10
+	}
+	base := filepath.Base(s.abs)
 	go func() {
-		t := time.NewTicker(s.poll)
+		t := time.NewTicker(interval)
 		defer t.Stop()
+		if w != nil {
+			defer w.Close()
+		}
 		for {
 			select {
 			case <-stop:
 				return
+			case ev, ok := <-events:
+				if !ok {
+					events = nil
+					continue
+				}
+				if filepath.Base(ev.Name) == base {
+					_, _ = s.Load()
+				}
+			case _, ok := <-errs:
+				if !ok {
+					errs = nil
+				}
+				// A dropped notification (queue overflow): look now.
+				_, _ = s.Load()
 			case <-t.C:
 				_, _ = s.Load()
 			}

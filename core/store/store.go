@@ -38,8 +38,9 @@
 //     directory, read").
 //
 // Watch delivers change events of the store's own writes (queued before
-// Update returns) and of external changes (noticed by Load, or by polling
-// every Options.PollInterval while anyone watches).
+// Update returns) and of external changes (noticed by Load, or, while
+// anyone watches, by the file's change notifications, see startPolling).
+// External writes that land before the re-read arrive as one event.
 //
 // # Sandbox
 //
@@ -81,9 +82,11 @@ type Options struct {
 	// before lock-timeout; defaults to 5s. (The message always says
 	// 5000ms, as the catalog does.)
 	LockTimeout time.Duration
-	// PollInterval is how often a file is checked for external changes
-	// while someone watches it; defaults to 200ms. Without watchers,
-	// changes are noticed by the check before every Load and Update.
+	// PollInterval is how often a watched file is checked for external
+	// changes when the system gives no change notifications (ten times
+	// as long a safety net when it does); defaults to 200ms. Without
+	// watchers, changes are noticed by the check before every Load and
+	// Update.
 	PollInterval time.Duration
 	// MapFiles lets the file provider map noggin files into memory (read
 	// only, Linux) instead of reading them into fresh memory, which a

@@ -194,3 +194,27 @@ func TestSubscribeIsAtomic(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchNotified: with polling out of the picture (an hour), a write by
+// another process reaches watchers through the kernel's notification, in a
+// plain directory and inside a root.
+func TestWatchNotified(t *testing.T) {
+	for _, rooted := range []bool{false, true} {
+		dir := t.TempDir()
+		o := Options{PollInterval: time.Hour}
+		loc := filepath.Join(dir, "n.yaml")
+		if rooted {
+			o.Root, loc = dir, "n.yaml"
+		}
+		s := mustOpen(t, loc, o)
+		ctx, cancel := context.WithCancel(context.Background())
+		w := s.Watch(ctx)
+		mustAdd(t, mustOpen(t, filepath.Join(dir, "n.yaml"), Options{}), "k1")
+		if ev := next(t, w); ev.Err != nil || !reflect.DeepEqual(summary(ev.Changes), []string{"added:k1"}) {
+			t.Fatalf("rooted %v: event = %v (err %v)", rooted, summary(ev.Changes), ev.Err)
+		}
+		cancel()
+		for range w {
+		}
+	}
+}

@@ -1,10 +1,13 @@
 module github.com/noggin-go/noggin/surfaces/mcp
 
-go 1.26
+go 1.26.0
 
 require github.com/noggin-go/noggin/core v0.0.0
 
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+require (
+	github.com/fsnotify/fsnotify v1.10.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+)
 
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
@@ -14,7 +17,7 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
 

@@ -10,6 +10,10 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+require (
+	github.com/fsnotify/fsnotify v1.10.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
 
 replace github.com/noggin-go/noggin/core => ../../core
