@@ -2,6 +2,7 @@ package envelope_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -160,35 +161,35 @@ func bp(b bool) *bool               { return &b }
 func strp(s string) *string         { return &s }
 
 func push(o noggin.PushOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Push(s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Push(context.Background(), s, o)) }
 }
 func add(o noggin.AddOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Add(s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Add(context.Background(), s, o)) }
 }
 func move(o noggin.MoveOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Move(s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Move(context.Background(), s, o)) }
 }
 func gotoV(o noggin.GotoOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Goto(s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Goto(context.Background(), s, o)) }
 }
 func done(o noggin.DoneOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Done(s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Done(context.Background(), s, o)) }
 }
 func pop(o noggin.PopOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Pop(s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Pop(context.Background(), s, o)) }
 }
 func edit(o noggin.EditOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Edit(s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Edit(context.Background(), s, o)) }
 }
 func show(o noggin.ShowOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Show(s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Show(context.Background(), s, o)) }
 }
 func note(o noggin.NoteOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Note(s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Note(context.Background(), s, o)) }
 }
 func del(o noggin.DeleteOpts) run {
 	return func(e *noggin.Engine, s noggin.Store) (any, error) {
-		r, err := e.Delete(s, o)
+		r, err := e.Delete(context.Background(), s, o)
 		if err != nil {
 			return nil, err
 		}
@@ -199,7 +200,7 @@ func del(o noggin.DeleteOpts) run {
 // copyFrom copies the fixture src into the case's store (dst).
 func copyFrom(src string) run {
 	return func(e *noggin.Engine, dst noggin.Store) (any, error) {
-		r, err := e.Copy(store.NewMemory("memory://src", fixture(src)), dst)
+		r, err := e.Copy(context.Background(), store.NewMemory("memory://src", fixture(src)), dst)
 		if err != nil {
 			return nil, err
 		}
@@ -369,21 +370,21 @@ func goldenCases() []goldenCase {
 		{"copy/ok-orphan-skipped", "copy", f0, "", copyFrom("root\norphan | parent=missing")},
 		{"copy/ok-no-created-at", "copy", f0, "", copyFrom("bare | nocreated")},
 		{"copy/ok-same", "copy", f4, "", func(e *noggin.Engine, s noggin.Store) (any, error) {
-			r, err := e.Copy(s, s)
+			r, err := e.Copy(context.Background(), s, s)
 			if err != nil {
 				return nil, err
 			}
 			return r, nil
 		}},
 		{"copy/source-required", "copy", f0, noggin.CodeSourceRequired, func(e *noggin.Engine, s noggin.Store) (any, error) {
-			r, err := e.Copy(nil, s)
+			r, err := e.Copy(context.Background(), nil, s)
 			if err != nil {
 				return nil, err
 			}
 			return r, nil
 		}},
 		{"copy/dest-required", "copy", f0, noggin.CodeDestRequired, func(e *noggin.Engine, s noggin.Store) (any, error) {
-			r, err := e.Copy(s, nil)
+			r, err := e.Copy(context.Background(), s, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -510,9 +511,9 @@ func storeCases(t *testing.T) []storeCase {
 		return p
 	}
 	open := func(loc string, o store.Options) error {
-		_, err := store.Open(loc, o)
+		_, err := store.Open(context.Background(), loc, o)
 		if err == nil {
-			t.Fatalf("store.Open(%q) succeeded", loc)
+			t.Fatalf("store.Open(context.Background(), %q) succeeded", loc)
 		}
 		return err
 	}
@@ -564,9 +565,9 @@ func storeCases(t *testing.T) []storeCase {
 		{"invalid-document-duplicate-key", "schemaVersion: 1\nactive: null\nitems:\n  - key: a\n    parentKey: null\n    title: a\n    done: false\n    notes: []\n  - key: a\n    parentKey: null\n    title: b\n    done: false\n    notes: []\n"},
 		{"invalid-document-parent-cycle", "schemaVersion: 1\nactive: null\nitems:\n  - key: b\n    parentKey: b\n    title: b\n    done: false\n    notes: []\n"},
 	} {
-		s, err := store.Open(write(wc.file+".yaml", wc.text), store.Options{})
+		s, err := store.Open(context.Background(), write(wc.file+".yaml", wc.text), store.Options{})
 		if err == nil {
-			_, err = e.Add(s, noggin.AddOpts{Title: "z"})
+			_, err = e.Add(context.Background(), s, noggin.AddOpts{Title: "z"})
 		}
 		if err == nil {
 			t.Fatalf("%s: add succeeded", wc.file)
@@ -583,11 +584,11 @@ func storeCases(t *testing.T) []storeCase {
 	if err := os.WriteFile(filepath.Join(lockFile+".lock", "pid"), []byte(pid), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := store.Open(lockFile, store.Options{LockTimeout: 50 * time.Millisecond})
+	s, err := store.Open(context.Background(), lockFile, store.Options{LockTimeout: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Add(s, noggin.AddOpts{Title: "x"})
+	_, err = e.Add(context.Background(), s, noggin.AddOpts{Title: "x"})
 	if err == nil {
 		t.Fatal("add under a held lock succeeded")
 	}
@@ -599,11 +600,11 @@ func storeCases(t *testing.T) []storeCase {
 	// A write that fails in the OS (not a noggin error): wrapped as
 	// noggin-error, exit 1, no data. The parent "directory" is a file.
 	notDir := write("file.yaml", valid)
-	s, err = store.Open(filepath.Join(notDir, "x.yaml"), store.Options{})
+	s, err = store.Open(context.Background(), filepath.Join(notDir, "x.yaml"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Add(s, noggin.AddOpts{Title: "x"})
+	_, err = e.Add(context.Background(), s, noggin.AddOpts{Title: "x"})
 	if err == nil {
 		t.Fatal("add below a file succeeded")
 	}

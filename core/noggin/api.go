@@ -45,7 +45,7 @@ type Op struct {
 type Store interface {
 	// Load returns the current document. Long-lived stores return a cached
 	// copy unless the backing file changed. The caller must not mutate it.
-	Load() (*Document, error)
+	Load(ctx context.Context) (*Document, error)
 	// Update runs one atomic read-plan-write cycle. plan computes the ops
 	// from a document it must not mutate. Update first calls plan on the
 	// current (cached) document: an error is returned at once, and no ops
@@ -54,7 +54,12 @@ type Store interface {
 	// again on it (so concurrent writers never compute from stale state),
 	// applies the ops with Apply (which validates), persists the result and
 	// returns it. Nothing is written on any failure.
-	Update(plan func(doc *Document) ([]Op, error)) (*Document, error)
+	//
+	// Both stop when ctx is done before they finish (a caller that went
+	// away: Ctrl-C, a cancelled MCP request, a disconnected RPC client),
+	// with the cancelled error and nothing written; waiting for the write
+	// lock is where that matters. Once the write has begun it completes.
+	Update(ctx context.Context, plan func(doc *Document) ([]Op, error)) (*Document, error)
 	// Describe returns the location exactly as the caller supplied it.
 	Describe() string
 	// Watch streams change events (own writes and external changes) until

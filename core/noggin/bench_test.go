@@ -15,8 +15,8 @@ import (
 // so every iteration starts from the same state.
 type benchStore struct{ doc *noggin.Document }
 
-func (s *benchStore) Load() (*noggin.Document, error) { return s.doc, nil }
-func (s *benchStore) Update(plan func(*noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+func (s *benchStore) Load(context.Context) (*noggin.Document, error) { return s.doc, nil }
+func (s *benchStore) Update(ctx context.Context, plan func(*noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
 	if ops, err := plan(s.doc); err != nil || len(ops) == 0 {
 		return s.doc, err
 	}
@@ -43,7 +43,7 @@ func BenchmarkShow(b *testing.B) {
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if v, err := e.Show(s, noggin.ShowOpts{}); err != nil || v == nil {
+				if v, err := e.Show(context.Background(), s, noggin.ShowOpts{}); err != nil || v == nil {
 					b.Fatal(v, err)
 				}
 			}
@@ -58,7 +58,7 @@ func BenchmarkShowWithDescendantsRoot(b *testing.B) {
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := e.Show(s, noggin.ShowOpts{Path: "/1", WithDescendants: true}); err != nil {
+				if _, err := e.Show(context.Background(), s, noggin.ShowOpts{Path: "/1", WithDescendants: true}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -75,7 +75,7 @@ func BenchmarkPush(b *testing.B) {
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := e.Push(s, noggin.PushOpts{Title: "side quest"}); err != nil {
+				if _, err := e.Push(context.Background(), s, noggin.PushOpts{Title: "side quest"}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -88,11 +88,11 @@ func BenchmarkPush(b *testing.B) {
 // document: no index is ever cached across iterations.
 type coldStore struct{ benchStore }
 
-func (s *coldStore) Load() (*noggin.Document, error) { return s.fresh(), nil }
+func (s *coldStore) Load(context.Context) (*noggin.Document, error) { return s.fresh(), nil }
 func (s *coldStore) fresh() *noggin.Document {
 	return &noggin.Document{Active: s.doc.Active, Items: s.doc.Items}
 }
-func (s *coldStore) Update(plan func(*noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+func (s *coldStore) Update(ctx context.Context, plan func(*noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
 	d := s.fresh()
 	ops, err := plan(d)
 	if err != nil || len(ops) == 0 {
@@ -111,7 +111,7 @@ func BenchmarkShowCold(b *testing.B) {
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if v, err := e.Show(s, noggin.ShowOpts{}); err != nil || v == nil {
+				if v, err := e.Show(context.Background(), s, noggin.ShowOpts{}); err != nil || v == nil {
 					b.Fatal(v, err)
 				}
 			}
@@ -126,7 +126,7 @@ func BenchmarkPushCold(b *testing.B) {
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := e.Push(s, noggin.PushOpts{Title: "side quest"}); err != nil {
+				if _, err := e.Push(context.Background(), s, noggin.PushOpts{Title: "side quest"}); err != nil {
 					b.Fatal(err)
 				}
 			}

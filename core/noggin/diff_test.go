@@ -1,6 +1,7 @@
 package noggin
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -42,50 +43,50 @@ func TestDiffExamples(t *testing.T) {
 		want  string
 	}{
 		{"add-before-first", "p active\n  k2 key=k2\n  k3 key=k3\n  k4 key=k4", func(s Store) error {
-			_, err := eng.Add(s, AddOpts{Title: "n", Placement: &Placement{"before", "/1/1"}})
+			_, err := eng.Add(context.Background(), s, AddOpts{Title: "n", Placement: &Placement{"before", "/1/1"}})
 			return err
 		}, `added ` + newKey + ` "k1"@0; moved k2 "k1"@0->"k1"@1; moved k3 "k1"@1->"k1"@2; moved k4 "k1"@2->"k1"@3`},
 		{"delete-first-of-three", four, func(s Store) error {
-			_, err := eng.Delete(s, DeleteOpts{Path: "/1/1"})
+			_, err := eng.Delete(context.Background(), s, DeleteOpts{Path: "/1/1"})
 			return err
 		}, `removed k2; moved k3 "k1"@1->"k1"@0; moved k4 "k1"@2->"k1"@1`},
 		{"delete-subtree", "r\n  a key=a\n    b key=b\n  c key=c", func(s Store) error {
-			_, err := eng.Delete(s, DeleteOpts{Path: "/1/1", Recursive: true})
+			_, err := eng.Delete(context.Background(), s, DeleteOpts{Path: "/1/1", Recursive: true})
 			return err
 		}, `removed a; removed b; moved c "k1"@1->"k1"@0`},
 		{"move-third-before-first", four, func(s Store) error {
-			_, err := eng.Move(s, MoveOpts{Path: "/1/3", Placement: &Placement{"before", "/1/1"}})
+			_, err := eng.Move(context.Background(), s, MoveOpts{Path: "/1/3", Placement: &Placement{"before", "/1/1"}})
 			return err
 		}, `moved k4 "k1"@2->"k1"@0; moved k2 "k1"@0->"k1"@1; moved k3 "k1"@1->"k1"@2`},
 		{"case-233/done-active-child", F5, func(s Store) error {
-			_, err := eng.Done(s, DoneOpts{})
+			_, err := eng.Done(context.Background(), s, DoneOpts{})
 			return err
 		}, `updated k2 done,notes; active "k2"->"k1"`},
 		{"goto", F1, func(s Store) error {
-			_, err := eng.Goto(s, GotoOpts{Path: "/2"})
+			_, err := eng.Goto(context.Background(), s, GotoOpts{Path: "/2"})
 			return err
 		}, `active "k1"->"k5"`},
 		{"case-233/goto-current", F1, func(s Store) error {
-			_, err := eng.Goto(s, GotoOpts{Path: "."})
+			_, err := eng.Goto(context.Background(), s, GotoOpts{Path: "."})
 			return err
 		}, ``},
 		{"case-233/edit-nothing", F1, func(s Store) error {
-			_, err := eng.Edit(s, EditOpts{Title: ptr("root1")})
+			_, err := eng.Edit(context.Background(), s, EditOpts{Title: ptr("root1")})
 			return err
 		}, ``},
 		{"move-self-noop", F1, func(s Store) error {
-			_, err := eng.Move(s, MoveOpts{Path: "/1/1", Placement: &Placement{"before", "/1/1"}})
+			_, err := eng.Move(context.Background(), s, MoveOpts{Path: "/1/1", Placement: &Placement{"before", "/1/1"}})
 			return err
 		}, ``},
 		{"copy-same", "a key=a\n  b key=b", func(s Store) error {
-			_, err := eng.Copy(s, s)
+			_, err := eng.Copy(context.Background(), s, s)
 			return err
 		}, `added i-20260101-000000-000001 ""@1; added i-20260101-000000-000002 "i-20260101-000000-000001"@0`},
 		{"rename-and-move", F1, func(s Store) error {
-			if _, err := eng.Edit(s, EditOpts{Path: "/1/1", Title: ptr("A")}); err != nil {
+			if _, err := eng.Edit(context.Background(), s, EditOpts{Path: "/1/1", Title: ptr("A")}); err != nil {
 				return err
 			}
-			_, err := eng.Move(s, MoveOpts{Path: "/1/1", Placement: &Placement{"into", "/2"}})
+			_, err := eng.Move(context.Background(), s, MoveOpts{Path: "/1/1", Placement: &Placement{"into", "/2"}})
 			return err
 		}, `updated k2 title` + "|" + `moved k3 "k1"@1->"k1"@0; moved k2 "k1"@0->"k5"@0`},
 	}

@@ -1,6 +1,7 @@
 package noggin
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -85,7 +86,7 @@ func TestKeys(t *testing.T) {
 	e := &Engine{Now: func() time.Time { return now }, Keys: SequentialKeys{}}
 	st := newMem(nil)
 	for i := 0; i < 3; i++ {
-		if _, err := e.Push(st, PushOpts{Title: "x"}); err != nil {
+		if _, err := e.Push(context.Background(), st, PushOpts{Title: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,8 @@
 package noggin
 
 import (
+	"context"
+	"errors"
 	"fmt"
 )
 
@@ -45,6 +47,11 @@ const (
 	// tool arguments, RPC Call) named an argument the verb does not take
 	// (exit 2, data {verb, argument, known}).
 	CodeUnknownArgument = "unknown-argument"
+	// CodeCancelled is new in noggin for Go: the caller went away (Ctrl-C,
+	// a cancelled MCP request, a disconnected RPC client) before the verb
+	// finished; nothing was written (exit 130, as after SIGINT; data
+	// {reason}: "canceled" or "deadline exceeded").
+	CodeCancelled = "cancelled"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -103,7 +110,21 @@ var exitCodes = map[string]int{
 	CodePopNoPath: 2, CodeInvalidNote: 2, CodeInvalidOp: 2, CodeInvalidDocument: 2,
 	CodeUnsupportedSchema: 2, CodeLockTimeout: 1, CodeIO: 2, CodeSourceRequired: 2,
 	CodeDestRequired: 2, CodeUsage: 2, CodeDisposed: 2, CodeReadOnly: 2,
-	CodeLocationRefused: 2, CodeUnknownArgument: 2,
+	CodeLocationRefused: 2, CodeUnknownArgument: 2, CodeCancelled: 130,
+}
+
+// Cancelled returns the cancelled error when ctx is done, else nil. Stores
+// call it before each step that may wait or write.
+func Cancelled(ctx context.Context) error {
+	err := ctx.Err()
+	if err == nil {
+		return nil
+	}
+	reason := "canceled"
+	if errors.Is(err, context.DeadlineExceeded) {
+		reason = "deadline exceeded"
+	}
+	return NewError(CodeCancelled, F("reason", reason))
 }
 
 // ExitCodeOf returns the exit code of a code (1 for unknown codes).
@@ -224,6 +245,8 @@ func catalog(e *Error, detail string) string {
 		return "takes no path; pop always operates on the active item"
 	case CodeInvalidNote:
 		return "invalid note object"
+	case CodeCancelled:
+		return "cancelled (" + str(e, "reason") + ") before it finished; nothing was written"
 	case CodeLockTimeout:
 		return fmt.Sprintf("could not acquire lock on %s within 5000ms", detail)
 	case CodeSourceRequired:

@@ -27,13 +27,13 @@ func newMem(doc *Document) *memStore {
 	return &memStore{doc: doc}
 }
 
-func (m *memStore) Load() (*Document, error) {
+func (m *memStore) Load(context.Context) (*Document, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.doc, nil
 }
 
-func (m *memStore) Update(plan func(*Document) ([]Op, error)) (*Document, error) {
+func (m *memStore) Update(_ context.Context, plan func(*Document) ([]Op, error)) (*Document, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.updates++

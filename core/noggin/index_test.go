@@ -1,6 +1,7 @@
 package noggin
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -183,13 +184,13 @@ func TestIndexNotInherited(t *testing.T) {
 func TestIndexOneShotStaysLazy(t *testing.T) {
 	doc := tree(F2)
 	s := newMem(doc)
-	if _, err := fixedEngine().Show(s, ShowOpts{}); err != nil {
+	if _, err := fixedEngine().Show(context.Background(), s, ShowOpts{}); err != nil {
 		t.Fatal(err)
 	}
 	if doc.cached() != nil {
 		t.Fatal("one show published a full index")
 	}
-	if _, err := fixedEngine().Push(s, PushOpts{Title: "x"}); err != nil {
+	if _, err := fixedEngine().Push(context.Background(), s, PushOpts{Title: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if doc.cached() != nil || s.doc.cached() != nil {
@@ -227,7 +228,7 @@ func TestIndexConcurrentShow(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < len(paths); i++ {
 				p := paths[(i*7+g)%len(paths)]
-				v, err := e.Show(s, ShowOpts{Path: p, WithSiblings: true})
+				v, err := e.Show(context.Background(), s, ShowOpts{Path: p, WithSiblings: true})
 				if err != nil || !reflect.DeepEqual(v, want[p]) {
 					errs <- fmt.Sprintf("show %s: %v", p, err)
 					return

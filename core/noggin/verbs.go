@@ -1,6 +1,8 @@
 package noggin
 
 import (
+	"context"
+
 	"github.com/noggin-go/noggin/core/jstext"
 )
 
@@ -156,11 +158,11 @@ func jsTrim(s string) string { return jstext.TrimSpace(s) }
 
 // Push creates a child of the active item (a new last root when none is
 // active) and makes it active.
-func (e *Engine) Push(s Store, o PushOpts) (*View, error) {
+func (e *Engine) Push(ctx context.Context, s Store, o PushOpts) (*View, error) {
 	now := e.now()
 	ts := Stamp(now)
 	var key string
-	doc, err := s.Update(func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		key = e.newKeys(d, now, 1)[0]
 		sl := slot{parent: st.activeKey(), atEnd: true}
@@ -173,11 +175,11 @@ func (e *Engine) Push(s Store, o PushOpts) (*View, error) {
 }
 
 // Add creates an item without moving the cursor (unless o.Goto).
-func (e *Engine) Add(s Store, o AddOpts) (*View, error) {
+func (e *Engine) Add(ctx context.Context, s Store, o AddOpts) (*View, error) {
 	now := e.now()
 	ts := Stamp(now)
 	var viewKey string
-	doc, err := s.Update(func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		sl := slot{parent: st.activeKey(), atEnd: true}
 		if o.Placement != nil {
@@ -227,9 +229,9 @@ func (s *snap) placeBeside(kind string, anchor, moving *Item) slot {
 }
 
 // Move relocates an item and its subtree.
-func (e *Engine) Move(s Store, o MoveOpts) (*View, error) {
+func (e *Engine) Move(ctx context.Context, s Store, o MoveOpts) (*View, error) {
 	var viewKey string
-	doc, err := s.Update(func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		kind, anchor, err := st.placement(o.Placement, "move")
 		if err != nil {
@@ -275,12 +277,12 @@ func (e *Engine) Move(s Store, o MoveOpts) (*View, error) {
 }
 
 // Goto makes an item active.
-func (e *Engine) Goto(s Store, o GotoOpts) (*View, error) {
+func (e *Engine) Goto(ctx context.Context, s Store, o GotoOpts) (*View, error) {
 	if o.Path == "" {
 		return nil, NewError(CodePathRequired, F("verb", "goto"))
 	}
 	var key string
-	doc, err := s.Update(func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
 		target, err := newSnap(d).resolve(o.Path)
 		if err != nil {
 			return nil, err
@@ -295,29 +297,29 @@ func (e *Engine) Goto(s Store, o GotoOpts) (*View, error) {
 }
 
 // Done closes an item and makes its parent active.
-func (e *Engine) Done(s Store, o DoneOpts) (*View, error) {
+func (e *Engine) Done(ctx context.Context, s Store, o DoneOpts) (*View, error) {
 	if o.Goto.Present {
 		return nil, NewError(CodeGotoUnsupported, F("verb", "done"))
 	}
-	return e.close(s, o.Path, o.Force, o.CloseAll, false)
+	return e.close(ctx, s, o.Path, o.Force, o.CloseAll, false)
 }
 
 // Pop is done on the active item.
-func (e *Engine) Pop(s Store, o PopOpts) (*View, error) {
+func (e *Engine) Pop(ctx context.Context, s Store, o PopOpts) (*View, error) {
 	if o.HasPath {
 		return nil, NewError(CodePopNoPath, F("verb", "pop"))
 	}
 	if o.Goto.Present {
 		return nil, NewError(CodeGotoUnsupported, F("verb", "pop"))
 	}
-	return e.close(s, "", o.Force, o.CloseAll, true)
+	return e.close(ctx, s, "", o.Force, o.CloseAll, true)
 }
 
 // close runs done (pop: on the active item, no-active-item reported as pop).
-func (e *Engine) close(s Store, path string, force, closeAll, pop bool) (*View, error) {
+func (e *Engine) close(ctx context.Context, s Store, path string, force, closeAll, pop bool) (*View, error) {
 	ts := Stamp(e.now())
 	var targetKey string
-	doc, err := s.Update(func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		target := st.active
 		if pop {
@@ -349,7 +351,7 @@ func (e *Engine) close(s Store, path string, force, closeAll, pop bool) (*View, 
 }
 
 // Edit changes an item's done state and/or title.
-func (e *Engine) Edit(s Store, o EditOpts) (*View, error) {
+func (e *Engine) Edit(ctx context.Context, s Store, o EditOpts) (*View, error) {
 	hasState := o.Done != nil
 	hasTitle := o.Title != nil && jsTrim(*o.Title) != ""
 	if !hasState && !hasTitle {
@@ -364,7 +366,7 @@ func (e *Engine) Edit(s Store, o EditOpts) (*View, error) {
 	}
 	ts := Stamp(e.now())
 	var viewKey string
-	doc, err := s.Update(func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		target, err := st.target(o.Path, "edit")
 		if err != nil {
@@ -400,7 +402,7 @@ func (e *Engine) Edit(s Store, o EditOpts) (*View, error) {
 }
 
 // Show returns the view of an item; nil (no error) when there is no target.
-func (e *Engine) Show(s Store, o ShowOpts) (*View, error) {
+func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (*View, error) {
 	vo := viewOpts{noChildren: o.NoChildren, withSiblings: o.WithSiblings, withDescendants: o.WithDescendants}
 	target := func(st *snap) (*Item, error) {
 		if o.Path != "" {
@@ -409,7 +411,7 @@ func (e *Engine) Show(s Store, o ShowOpts) (*View, error) {
 		return st.active, nil
 	}
 	if !o.Goto.Present {
-		doc, err := s.Load()
+		doc, err := s.Load(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -421,7 +423,7 @@ func (e *Engine) Show(s Store, o ShowOpts) (*View, error) {
 		return buildView(doc, st.x, t, vo), nil
 	}
 	var viewKey string
-	doc, err := s.Update(func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		viewKey = ""
 		t, err := target(st)
@@ -445,14 +447,14 @@ func (e *Engine) Show(s Store, o ShowOpts) (*View, error) {
 }
 
 // Note appends a timestamped note to an item.
-func (e *Engine) Note(s Store, o NoteOpts) (*View, error) {
+func (e *Engine) Note(ctx context.Context, s Store, o NoteOpts) (*View, error) {
 	text := jsTrim(o.Text)
 	if text == "" {
 		return nil, NewError(CodeTextRequired, F("verb", "note"))
 	}
 	ts := Stamp(e.now())
 	var viewKey string
-	doc, err := s.Update(func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		target, err := st.target(o.Path, "note")
 		if err != nil {
@@ -474,7 +476,7 @@ func (e *Engine) Note(s Store, o NoteOpts) (*View, error) {
 }
 
 // Delete removes an item (and with o.Recursive its subtree).
-func (e *Engine) Delete(s Store, o DeleteOpts) (*DeleteResult, error) {
+func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (*DeleteResult, error) {
 	if o.Goto.Present {
 		return nil, NewError(CodeGotoUnsupported, F("verb", "delete"))
 	}
@@ -482,7 +484,7 @@ func (e *Engine) Delete(s Store, o DeleteOpts) (*DeleteResult, error) {
 		return nil, NewError(CodePathRequired, F("verb", "delete"))
 	}
 	res := &DeleteResult{}
-	doc, err := s.Update(func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		target, err := st.resolve(o.Path)
 		if err != nil {
@@ -517,14 +519,14 @@ func (e *Engine) Delete(s Store, o DeleteOpts) (*DeleteResult, error) {
 
 // Copy appends every item of src to dst with fresh keys. A nil src is
 // source-required, a nil dst dest-required.
-func (e *Engine) Copy(src, dst Store) (*CopyResult, error) {
+func (e *Engine) Copy(ctx context.Context, src, dst Store) (*CopyResult, error) {
 	if src == nil {
 		return nil, NewError(CodeSourceRequired, F("verb", "copy"))
 	}
 	if dst == nil {
 		return nil, NewError(CodeDestRequired, F("verb", "copy"))
 	}
-	sdoc, err := src.Load()
+	sdoc, err := src.Load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -536,7 +538,7 @@ func (e *Engine) Copy(src, dst Store) (*CopyResult, error) {
 		return res, nil
 	}
 	now := e.now()
-	_, err = dst.Update(func(d *Document) ([]Op, error) {
+	_, err = dst.Update(ctx, func(d *Document) ([]Op, error) {
 		keys := e.newKeys(d, now, len(order))
 		mapped := make(map[string]string, len(order))
 		mapping := make([]KeyPair, len(order))

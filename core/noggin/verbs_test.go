@@ -1,6 +1,7 @@
 package noggin
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -124,29 +125,29 @@ var (
 )
 
 func push(title string) func(Store) (any, error) {
-	return func(s Store) (any, error) { return eng.Push(s, PushOpts{Title: title}) }
+	return func(s Store) (any, error) { return eng.Push(context.Background(), s, PushOpts{Title: title}) }
 }
 func add(o AddOpts) func(Store) (any, error) {
-	return func(s Store) (any, error) { return eng.Add(s, o) }
+	return func(s Store) (any, error) { return eng.Add(context.Background(), s, o) }
 }
 func move(o MoveOpts) func(Store) (any, error) {
-	return func(s Store) (any, error) { return eng.Move(s, o) }
+	return func(s Store) (any, error) { return eng.Move(context.Background(), s, o) }
 }
 func gotoV(p string) func(Store) (any, error) {
-	return func(s Store) (any, error) { return eng.Goto(s, GotoOpts{Path: p}) }
+	return func(s Store) (any, error) { return eng.Goto(context.Background(), s, GotoOpts{Path: p}) }
 }
 func done(o DoneOpts) func(Store) (any, error) {
-	return func(s Store) (any, error) { return eng.Done(s, o) }
+	return func(s Store) (any, error) { return eng.Done(context.Background(), s, o) }
 }
 func pop(o PopOpts) func(Store) (any, error) {
-	return func(s Store) (any, error) { return eng.Pop(s, o) }
+	return func(s Store) (any, error) { return eng.Pop(context.Background(), s, o) }
 }
 func edit(o EditOpts) func(Store) (any, error) {
-	return func(s Store) (any, error) { return eng.Edit(s, o) }
+	return func(s Store) (any, error) { return eng.Edit(context.Background(), s, o) }
 }
 func show(o ShowOpts) func(Store) (any, error) {
 	return func(s Store) (any, error) {
-		v, err := eng.Show(s, o)
+		v, err := eng.Show(context.Background(), s, o)
 		if v == nil {
 			return (*View)(nil), err
 		}
@@ -154,10 +155,10 @@ func show(o ShowOpts) func(Store) (any, error) {
 	}
 }
 func note(o NoteOpts) func(Store) (any, error) {
-	return func(s Store) (any, error) { return eng.Note(s, o) }
+	return func(s Store) (any, error) { return eng.Note(context.Background(), s, o) }
 }
 func del(o DeleteOpts) func(Store) (any, error) {
-	return func(s Store) (any, error) { return eng.Delete(s, o) }
+	return func(s Store) (any, error) { return eng.Delete(context.Background(), s, o) }
 }
 
 func itemNotes(title string, want ...Note) func(*testing.T, *memStore, any) {
@@ -202,7 +203,7 @@ func TestPushCases(t *testing.T) {
 		{id: "case-012", do: push(""), tree: " *\n", out: "active=/1\n/1  + <\n"},
 		{id: "push-into-dangling-active", start: F4, do: func(s Store) (any, error) {
 			s.(*memStore).doc.Active = "ghost"
-			return eng.Push(s, PushOpts{Title: "x"})
+			return eng.Push(context.Background(), s, PushOpts{Title: "x"})
 		}, tree: "a\nb\nx *\n"},
 	})
 }
@@ -643,9 +644,9 @@ func TestCopyCases(t *testing.T) {
 	copyFrom := func(srcOutline string, sameStore bool) func(Store) (any, error) {
 		return func(d Store) (any, error) {
 			if sameStore {
-				return eng.Copy(d, d)
+				return eng.Copy(context.Background(), d, d)
 			}
-			return eng.Copy(newMem(tree(srcOutline)), d)
+			return eng.Copy(context.Background(), newMem(tree(srcOutline)), d)
 		}
 	}
 	runCases(t, []vcase{
@@ -668,12 +669,12 @@ func TestCopyCases(t *testing.T) {
 		{id: "case-142", do: func(d Store) (any, error) {
 			s := tree("root key=r\nlost key=o")
 			s.Items[1].ParentKey = "nowhere"
-			return eng.Copy(newMem(s), d)
+			return eng.Copy(context.Background(), newMem(s), d)
 		}, tree: "root\n", out: "copied 1 r>" + K1},
 		{id: "case-145", do: func(d Store) (any, error) {
 			s := tree("x")
 			s.Items[0].CreatedAt = nil
-			return eng.Copy(newMem(s), d)
+			return eng.Copy(context.Background(), newMem(s), d)
 		}, tree: "x\n", check: func(t *testing.T, s *memStore, _ any) {
 			if s.doc.Items[0].CreatedAt != nil {
 				t.Error("createdAt invented")
@@ -681,13 +682,13 @@ func TestCopyCases(t *testing.T) {
 		}},
 		{id: "copy-interleaved-source-preorder", do: func(d Store) (any, error) {
 			s := &Document{Items: []*Item{{Key: "c", ParentKey: "a", Title: "c"}, {Key: "b", Title: "b"}, {Key: "a", Title: "a"}, {Key: "d", ParentKey: "b", Title: "d"}}}
-			return eng.Copy(newMem(s), d)
+			return eng.Copy(context.Background(), newMem(s), d)
 		}, tree: "b\n  d\na\n  c\n", out: "copied 4 b>" + K1 + " d>" + K2 + " a>" + K3 + " c>i-20260616-184644-000004"},
-		{id: "case-221/source", do: func(d Store) (any, error) { return eng.Copy(nil, d) },
+		{id: "case-221/source", do: func(d Store) (any, error) { return eng.Copy(context.Background(), nil, d) },
 			err: E(CodeSourceRequired, 2, "copy: source noggin required", F("verb", "copy"))},
-		{id: "case-221/dest", do: func(d Store) (any, error) { return eng.Copy(d, nil) },
+		{id: "case-221/dest", do: func(d Store) (any, error) { return eng.Copy(context.Background(), d, nil) },
 			err: E(CodeDestRequired, 2, "copy: dest noggin required", F("verb", "copy"))},
-		{id: "case-221/both", do: func(Store) (any, error) { return eng.Copy(nil, nil) },
+		{id: "case-221/both", do: func(Store) (any, error) { return eng.Copy(context.Background(), nil, nil) },
 			err: E(CodeSourceRequired, 2, "copy: source noggin required", F("verb", "copy"))},
 	})
 }
@@ -697,7 +698,7 @@ func TestCopyCases(t *testing.T) {
 func TestCycleMessageWhitespaceTitle(t *testing.T) {
 	s := newMem(tree("x active"))
 	s.doc.Items[0].Title = " "
-	_, err := eng.Move(s, MoveOpts{Placement: into(".")})
+	_, err := eng.Move(context.Background(), s, MoveOpts{Placement: into(".")})
 	wantErr(t, err, CodeCycle, 1, "move: cannot move /1 into itself or its subtree (would create a cycle)",
 		F("verb", "move"), F("path", "/1"), F("title", " "), F("placementKind", "into"))
 }
@@ -709,12 +710,12 @@ type racyStore struct {
 	stale *Document
 }
 
-func (r *racyStore) Update(plan func(*Document) ([]Op, error)) (*Document, error) {
+func (r *racyStore) Update(ctx context.Context, plan func(*Document) ([]Op, error)) (*Document, error) {
 	ops, err := plan(r.stale)
 	if err != nil || len(ops) == 0 {
 		return r.stale, err
 	}
-	return r.memStore.Update(plan)
+	return r.memStore.Update(ctx, plan)
 }
 
 // TestReplanOnFreshDocument: verbs compute their ops from the document
@@ -723,7 +724,7 @@ func TestReplanOnFreshDocument(t *testing.T) {
 	fresh := tree(F1)
 	fresh.Active = "k5" // another process moved the cursor to root2
 	r := &racyStore{memStore: memStore{doc: fresh}, stale: tree(F1)}
-	v, err := eng.Push(r, PushOpts{Title: "new"})
+	v, err := eng.Push(context.Background(), r, PushOpts{Title: "new"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -735,7 +736,7 @@ func TestReplanOnFreshDocument(t *testing.T) {
 	}
 	// A delete result describes the fresh document's target.
 	r = &racyStore{memStore: memStore{doc: tree("x\nb\nc")}, stale: tree("a\nb\nc")}
-	res, err := eng.Delete(r, DeleteOpts{Path: "/1"})
+	res, err := eng.Delete(context.Background(), r, DeleteOpts{Path: "/1"})
 	if err != nil || res.Deleted.Title != "x" {
 		t.Errorf("delete = %+v, %v", res, err)
 	}
@@ -746,26 +747,28 @@ type failStore struct{ memStore }
 
 var errBoom = fmt.Errorf("boom")
 
-func (*failStore) Load() (*Document, error)                                { return nil, errBoom }
-func (*failStore) Update(func(*Document) ([]Op, error)) (*Document, error) { return nil, errBoom }
+func (*failStore) Load(context.Context) (*Document, error) { return nil, errBoom }
+func (*failStore) Update(context.Context, func(*Document) ([]Op, error)) (*Document, error) {
+	return nil, errBoom
+}
 
 // TestStoreErrorsPropagate: storage failures are returned unchanged.
 func TestStoreErrorsPropagate(t *testing.T) {
 	s := &failStore{}
 	calls := map[string]func() error{
-		"push":   func() error { _, err := eng.Push(s, PushOpts{Title: "x"}); return err },
-		"add":    func() error { _, err := eng.Add(s, AddOpts{Title: "x"}); return err },
-		"move":   func() error { _, err := eng.Move(s, MoveOpts{Placement: into("/1")}); return err },
-		"goto":   func() error { _, err := eng.Goto(s, GotoOpts{Path: "/1"}); return err },
-		"done":   func() error { _, err := eng.Done(s, DoneOpts{}); return err },
-		"pop":    func() error { _, err := eng.Pop(s, PopOpts{}); return err },
-		"edit":   func() error { _, err := eng.Edit(s, EditOpts{Title: ptr("x")}); return err },
-		"show":   func() error { _, err := eng.Show(s, ShowOpts{}); return err },
-		"showgo": func() error { _, err := eng.Show(s, ShowOpts{Goto: self}); return err },
-		"note":   func() error { _, err := eng.Note(s, NoteOpts{Text: "x"}); return err },
-		"delete": func() error { _, err := eng.Delete(s, DeleteOpts{Path: "/1"}); return err },
-		"copy":   func() error { _, err := eng.Copy(s, newMem(nil)); return err },
-		"copyto": func() error { _, err := eng.Copy(newMem(tree(F3)), s); return err },
+		"push":   func() error { _, err := eng.Push(context.Background(), s, PushOpts{Title: "x"}); return err },
+		"add":    func() error { _, err := eng.Add(context.Background(), s, AddOpts{Title: "x"}); return err },
+		"move":   func() error { _, err := eng.Move(context.Background(), s, MoveOpts{Placement: into("/1")}); return err },
+		"goto":   func() error { _, err := eng.Goto(context.Background(), s, GotoOpts{Path: "/1"}); return err },
+		"done":   func() error { _, err := eng.Done(context.Background(), s, DoneOpts{}); return err },
+		"pop":    func() error { _, err := eng.Pop(context.Background(), s, PopOpts{}); return err },
+		"edit":   func() error { _, err := eng.Edit(context.Background(), s, EditOpts{Title: ptr("x")}); return err },
+		"show":   func() error { _, err := eng.Show(context.Background(), s, ShowOpts{}); return err },
+		"showgo": func() error { _, err := eng.Show(context.Background(), s, ShowOpts{Goto: self}); return err },
+		"note":   func() error { _, err := eng.Note(context.Background(), s, NoteOpts{Text: "x"}); return err },
+		"delete": func() error { _, err := eng.Delete(context.Background(), s, DeleteOpts{Path: "/1"}); return err },
+		"copy":   func() error { _, err := eng.Copy(context.Background(), s, newMem(nil)); return err },
+		"copyto": func() error { _, err := eng.Copy(context.Background(), newMem(tree(F3)), s); return err },
 	}
 	for name, call := range calls {
 		if err := call(); err != errBoom {

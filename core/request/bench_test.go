@@ -1,6 +1,7 @@
 package request_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -15,14 +16,14 @@ func BenchmarkRunShow(b *testing.B) {
 	b.Run("request", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			r.Run(&request.Request{Verb: "show", Location: request.String(file), Path: request.String("/1/1")})
+			r.Run(context.Background(), &request.Request{Verb: "show", Location: request.String(file), Path: request.String("/1/1")})
 		}
 	})
 	raw, _ := json.Marshal(map[string]any{"noggin": file, "path": "/1/1"})
 	b.Run("json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			r.RunJSON("noggin_show", raw)
+			r.RunJSON(context.Background(), "noggin_show", raw)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package request
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -97,7 +98,7 @@ var callParams = func() map[string][]Param {
 // ("noggin_push"); raw is the arguments object (absent or null: no
 // arguments). An argument the verb does not take is unknown-argument, any
 // other tool name "unknown tool: NAME" (noggin-error, exit 1).
-func (r *Runner) RunJSON(tool string, raw json.RawMessage) Result {
+func (r *Runner) RunJSON(ctx context.Context, tool string, raw json.RawMessage) Result {
 	verb := VerbOf(tool)
 	ps, ok := params[verb]
 	if !ok || ToolName(verb) != tool {
@@ -109,22 +110,22 @@ func (r *Runner) RunJSON(tool string, raw json.RawMessage) Result {
 			return failure(verb, noggin.Usage(noggin.CodeNogginError, 2, verb+": arguments must be a JSON object"))
 		}
 	}
-	return r.runArgs(verb, ps, m)
+	return r.runArgs(ctx, verb, ps, m)
 }
 
 // RunCall runs a verb with MCP-style arguments (the RPC Call method):
 // decoded JSON values (nil, bool, float64, string, []any, map[string]any).
-func (r *Runner) RunCall(verb string, args map[string]any) Result {
+func (r *Runner) RunCall(ctx context.Context, verb string, args map[string]any) Result {
 	ps, ok := callParams[verb]
 	if !ok {
 		return failure(verb, noggin.Usage(noggin.CodeNogginError, 1, "unknown verb: "+verb))
 	}
-	return r.runArgs(verb, ps, args)
+	return r.runArgs(ctx, verb, ps, args)
 }
 
 func failure(verb string, err error) Result { return Result{Envelope: envelope.Failure(verb, err)} }
 
-func (r *Runner) runArgs(verb string, ps []Param, args map[string]any) Result {
+func (r *Runner) runArgs(ctx context.Context, verb string, ps []Param, args map[string]any) Result {
 	req := &Request{Verb: verb}
 	// Sorted, so that the first unknown argument reported is always the same.
 	for _, k := range slices.Sorted(maps.Keys(args)) {
@@ -134,7 +135,7 @@ func (r *Runner) runArgs(verb string, ps []Param, args map[string]any) Result {
 		}
 		*a.field(req) = Arg{Given: true, Value: args[k]}
 	}
-	return r.Run(req)
+	return r.Run(ctx, req)
 }
 
 func find(ps []Param, name string) *Param {

@@ -1,6 +1,7 @@
 package request_test
 
 import (
+	"context"
 	"regexp"
 	"testing"
 
@@ -45,7 +46,7 @@ func TestMessagesNameRealOptions(t *testing.T) {
 		{Verb: "show", NoChildren: on, WithAll: on},
 	} {
 		req.Location = s(file)
-		msgs = append(msgs, testRunner(t).Run(&req).Envelope.Message())
+		msgs = append(msgs, testRunner(t).Run(context.Background(), &req).Envelope.Message())
 	}
 	flag := regexp.MustCompile(`--[a-z-]+`)
 	camel := regexp.MustCompile(`\b[a-z]+[A-Z][A-Za-z]*\b`)

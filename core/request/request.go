@@ -9,6 +9,7 @@
 package request
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -92,7 +93,7 @@ var Verbs = []string{"push", "add", "move", "goto", "done", "pop", "edit", "show
 // and root) and returns the registered providers.
 type Opener interface {
 	// Open opens location (already trimmed and non-empty).
-	Open(location string) (noggin.Store, error)
+	Open(ctx context.Context, location string) (noggin.Store, error)
 	// Providers lists the location schemes the surface can open.
 	Providers() []noggin.Provider
 }
@@ -123,7 +124,7 @@ type Result struct {
 // Run validates req, runs its verb and returns the result envelope. It
 // never panics: an unexpected panic becomes a noggin-error envelope
 // ("internal error: …", exit 1).
-func (r *Runner) Run(req *Request) (res Result) {
+func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 	defer func() {
 		if v := recover(); v != nil {
 			if r.Panicked != nil {
@@ -132,7 +133,7 @@ func (r *Runner) Run(req *Request) (res Result) {
 			res = Result{Envelope: envelope.Failure(req.Verb, noggin.Usage(noggin.CodeNogginError, 1, "internal error: "+fmt.Sprint(v)))}
 		}
 	}()
-	data, err := r.run(req, &res)
+	data, err := r.run(ctx, req, &res)
 	res.Envelope = envelope.Result(req.Verb, data, err)
 	return res
 }
@@ -140,7 +141,7 @@ func (r *Runner) Run(req *Request) (res Result) {
 // usage is an argument error whose message is complete as given.
 func usage(msg string) error { return noggin.Usage(noggin.CodeNogginError, 2, msg) }
 
-func (r *Runner) run(req *Request, res *Result) (any, error) {
+func (r *Runner) run(ctx context.Context, req *Request, res *Result) (any, error) {
 	v, ok := verbs[req.Verb]
 	if !ok {
 		return nil, usage("unknown command: " + req.Verb + " (try 'help')")
@@ -152,17 +153,17 @@ func (r *Runner) run(req *Request, res *Result) (any, error) {
 		}
 	}
 	if v.run == nil { // copy, providers: no noggin of their own
-		return v.global(r, req, res)
+		return v.global(ctx, r, req, res)
 	}
 	// (2) open (and load) the noggin: a broken file is reported before
 	// any check that looks at the tree.
-	st, loaded, err := r.open(req.Location)
+	st, loaded, err := r.open(ctx, req.Location)
 	if err != nil {
 		return nil, err
 	}
 	res.Store = st
 	// (3) the verb's own checks and the verb, on the document just loaded.
-	return v.run(r.Engine, loaded, req)
+	return v.run(ctx, r.Engine, loaded, req)
 }
 
 // location is the trimmed location of a, or the default.
@@ -180,15 +181,15 @@ func (r *Runner) location(a Arg) string {
 // open opens and loads a location (no-location when there is none). It
 // returns the store and the same store pinned to the loaded document,
 // which the verb runs on so that the file is looked at once per call.
-func (r *Runner) open(a Arg) (st, loaded noggin.Store, err error) {
+func (r *Runner) open(ctx context.Context, a Arg) (st, loaded noggin.Store, err error) {
 	loc := r.location(a)
 	if loc == "" {
 		return nil, nil, noggin.NewError(noggin.CodeNoLocation)
 	}
-	if st, err = r.Opener.Open(loc); err != nil {
+	if st, err = r.Opener.Open(ctx, loc); err != nil {
 		return nil, nil, err
 	}
-	doc, err := st.Load()
+	doc, err := st.Load(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -200,9 +201,9 @@ type verbDef struct {
 	// before checks what needs no noggin (nil: nothing).
 	before func(req *Request) error
 	// run checks the rest and runs the verb on the opened noggin.
-	run func(e *noggin.Engine, st noggin.Store, req *Request) (any, error)
+	run func(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error)
 	// global runs a verb that opens no noggin of its own (copy, providers).
-	global func(r *Runner, req *Request, res *Result) (any, error)
+	global func(ctx context.Context, r *Runner, req *Request, res *Result) (any, error)
 }
 
 var verbs = map[string]verbDef{
@@ -343,43 +344,43 @@ func view(v *noggin.View, err error) (any, error) {
 	return v, nil // a nil view is null data
 }
 
-func push(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
-	return view(e.Push(st, noggin.PushOpts{Title: req.title()}))
+func push(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	return view(e.Push(ctx, st, noggin.PushOpts{Title: req.title()}))
 }
 
-func add(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func add(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
 	p, err := req.placement()
 	if err != nil {
 		return nil, err
 	}
-	return view(e.Add(st, noggin.AddOpts{Title: req.title(), Placement: p, Goto: req.gotoOpt()}))
+	return view(e.Add(ctx, st, noggin.AddOpts{Title: req.title(), Placement: p, Goto: req.gotoOpt()}))
 }
 
-func move(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func move(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
 	p, err := req.placement()
 	if err != nil {
 		return nil, err
 	}
-	return view(e.Move(st, noggin.MoveOpts{Path: req.path(), Placement: p, Goto: req.gotoOpt()}))
+	return view(e.Move(ctx, st, noggin.MoveOpts{Path: req.path(), Placement: p, Goto: req.gotoOpt()}))
 }
 
-func gotoVerb(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
-	return view(e.Goto(st, noggin.GotoOpts{Path: req.trimmedPath()}))
+func gotoVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	return view(e.Goto(ctx, st, noggin.GotoOpts{Path: req.trimmedPath()}))
 }
 
-func done(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
-	return view(e.Done(st, noggin.DoneOpts{Path: req.path(), Force: req.Force.isTrue(),
+func done(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	return view(e.Done(ctx, st, noggin.DoneOpts{Path: req.path(), Force: req.Force.isTrue(),
 		CloseAll: req.CloseAll.isTrue(), Goto: req.gotoOpt()}))
 }
 
-func pop(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
-	return view(e.Pop(st, noggin.PopOpts{Force: req.Force.isTrue(), CloseAll: req.CloseAll.isTrue()}))
+func pop(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	return view(e.Pop(ctx, st, noggin.PopOpts{Force: req.Force.isTrue(), CloseAll: req.CloseAll.isTrue()}))
 }
 
 // edit: the state comes from --done/--open or from state ("done"/"open");
 // the title counts when it is a string with non-blank content (the engine
 // trims it). A state that is neither, beside a title, is an error.
-func edit(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func edit(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
 	o := noggin.EditOpts{Path: req.path(), Force: req.Force.isTrue(), CloseAll: req.CloseAll.isTrue(), Goto: req.gotoOpt()}
 	state, _ := req.State.Value.(string)
 	switch {
@@ -394,17 +395,17 @@ func edit(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
 	if req.State.Given && o.Done == nil && o.Title != nil && jstext.TrimSpace(*o.Title) != "" {
 		return nil, noggin.Usage(noggin.CodeNogginError, 2, `edit: state must be "done" or "open"`)
 	}
-	return view(e.Edit(st, o))
+	return view(e.Edit(ctx, st, o))
 }
 
 func ptr[T any](v T) *T { return &v }
 
-func show(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func show(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
 	withDesc := req.WithDescendants.isTrue() || req.WithAll.isTrue()
 	if withDesc && req.NoChildren.isTrue() {
 		return nil, usage("show: withDescendants (or withAll) and noChildren exclude each other (CLI: --with-descendants, --with-all, --no-children)")
 	}
-	return view(e.Show(st, noggin.ShowOpts{
+	return view(e.Show(ctx, st, noggin.ShowOpts{
 		Path:            req.path(),
 		NoChildren:      req.NoChildren.isTrue(),
 		WithSiblings:    req.WithSiblings.isTrue() || req.WithAll.isTrue(),
@@ -415,7 +416,7 @@ func show(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
 
 // note: with positional words, a first word that looks like a path is the
 // path and the rest is the text; the engine trims the text.
-func note(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func note(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
 	path := ""
 	if req.Path.truthy() {
 		path = jstext.String(req.Path.Value)
@@ -428,18 +429,18 @@ func note(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
 	if !req.Text.Given || req.Text.Value == nil {
 		text = strings.Join(words, " ")
 	}
-	return view(e.Note(st, noggin.NoteOpts{Path: path, Text: text, Goto: req.gotoOpt()}))
+	return view(e.Note(ctx, st, noggin.NoteOpts{Path: path, Text: text, Goto: req.gotoOpt()}))
 }
 
-func deleteVerb(e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
-	r, err := e.Delete(st, noggin.DeleteOpts{Path: req.trimmedPath(), Recursive: req.Recursive.isTrue()})
+func deleteVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	r, err := e.Delete(ctx, st, noggin.DeleteOpts{Path: req.trimmedPath(), Recursive: req.Recursive.isTrue()})
 	if err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-func where(_ *noggin.Engine, st noggin.Store, _ *Request) (any, error) {
+func where(_ context.Context, _ *noggin.Engine, st noggin.Store, _ *Request) (any, error) {
 	return st.Describe(), nil
 }
 
@@ -469,18 +470,18 @@ func copyChecks(req *Request) error {
 
 func isString(a Arg) bool { _, ok := a.Value.(string); return ok }
 
-func copyVerb(r *Runner, req *Request, res *Result) (any, error) {
+func copyVerb(ctx context.Context, r *Runner, req *Request, res *Result) (any, error) {
 	from, to := req.copyLocations()
-	src, pinnedSrc, err := r.openCopy(from)
+	src, pinnedSrc, err := r.openCopy(ctx, from)
 	if err != nil {
 		return nil, err
 	}
-	dst, pinnedDst, err := r.openCopy(to)
+	dst, pinnedDst, err := r.openCopy(ctx, to)
 	if err != nil {
 		return nil, err
 	}
 	res.Source, res.Store = src, dst
-	c, err := r.Engine.Copy(pinnedSrc, pinnedDst)
+	c, err := r.Engine.Copy(ctx, pinnedSrc, pinnedDst)
 	if err != nil {
 		return nil, err
 	}
@@ -488,12 +489,12 @@ func copyVerb(r *Runner, req *Request, res *Result) (any, error) {
 }
 
 // openCopy opens one side of copy: no default location applies.
-func (r *Runner) openCopy(a Arg) (st, loaded noggin.Store, err error) {
+func (r *Runner) openCopy(ctx context.Context, a Arg) (st, loaded noggin.Store, err error) {
 	c := *r
 	c.DefaultLocation = nil
-	return c.open(a)
+	return c.open(ctx, a)
 }
 
-func providers(r *Runner, _ *Request, _ *Result) (any, error) {
+func providers(_ context.Context, r *Runner, _ *Request, _ *Result) (any, error) {
 	return r.Opener.Providers(), nil
 }

@@ -1,6 +1,7 @@
 package request_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -113,7 +114,7 @@ func TestRun(t *testing.T) {
 			if req.Verb != "copy" {
 				req.Location = s(file)
 			}
-			res := testRunner(t).Run(&req)
+			res := testRunner(t).Run(context.Background(), &req)
 			code, msg := outcome(res)
 			if code != c.code || c.msg != "" && msg != c.msg {
 				t.Fatalf("got %s %q, want %s %q", code, msg, c.code, c.msg)
@@ -165,7 +166,7 @@ func TestChecksBeforeOpen(t *testing.T) {
 	} {
 		req := c.req
 		req.Location = s(file)
-		if code, msg := outcome(testRunner(t).Run(&req)); code != c.code {
+		if code, msg := outcome(testRunner(t).Run(context.Background(), &req)); code != c.code {
 			t.Errorf("%s: got %s %q, want %s", req.Verb, code, msg, c.code)
 		}
 	}
@@ -177,16 +178,16 @@ func TestLocation(t *testing.T) {
 	file := writeFixture(t, fixture)
 	r := testRunner(t)
 	for _, loc := range []request.Arg{{}, s(""), s(" \u3000"), {Given: true, Value: 1.0}, {Given: true, Value: nil}} {
-		if code, _ := outcome(r.Run(&request.Request{Verb: "where", Location: loc})); code != "no-location" {
+		if code, _ := outcome(r.Run(context.Background(), &request.Request{Verb: "where", Location: loc})); code != "no-location" {
 			t.Errorf("location %+v: %s, want no-location", loc, code)
 		}
 	}
-	res := r.Run(&request.Request{Verb: "where", Location: s("\ufeff" + file + " ")})
+	res := r.Run(context.Background(), &request.Request{Verb: "where", Location: s("\ufeff" + file + " ")})
 	if got, _ := res.Envelope.Data.(string); got != file {
 		t.Errorf("where = %q, want %q", got, file)
 	}
 	r.DefaultLocation = func() string { return file }
-	if res := r.Run(&request.Request{Verb: "where", Location: s(" ")}); res.Envelope.Data != file {
+	if res := r.Run(context.Background(), &request.Request{Verb: "where", Location: s(" ")}); res.Envelope.Data != file {
 		t.Errorf("default: %v", res.Envelope.Data)
 	}
 }
@@ -211,13 +212,13 @@ func TestRunJSON(t *testing.T) {
 		{"noggin_push", `{"noggin": ` + string(loc) + `, "title": 0}`, "ok", ""},
 		{"noggin_add", `{"noggin": ` + string(loc) + `, "title": "x", "before": ""}`, "ok", ""},
 	} {
-		code, msg := outcome(testRunner(t).RunJSON(c.tool, json.RawMessage(c.args)))
+		code, msg := outcome(testRunner(t).RunJSON(context.Background(), c.tool, json.RawMessage(c.args)))
 		if code != c.code || c.msg != "" && msg != c.msg {
 			t.Errorf("%s %s: got %s %q, want %s %q", c.tool, c.args, code, msg, c.code, c.msg)
 		}
 	}
 	// RunCall: show takes goto.
-	if code, msg := outcome(testRunner(t).RunCall("show", map[string]any{"noggin": file, "goto": "/1/1"})); code != "ok" {
+	if code, msg := outcome(testRunner(t).RunCall(context.Background(), "show", map[string]any{"noggin": file, "goto": "/1/1"})); code != "ok" {
 		t.Errorf("RunCall show goto: %s %s", code, msg)
 	}
 	if data, _ := os.ReadFile(file); !strings.Contains(string(data), "active: a") {
@@ -230,7 +231,7 @@ func TestRunJSON(t *testing.T) {
 func TestParamsHaveFields(t *testing.T) {
 	for _, v := range request.Verbs {
 		for _, p := range request.Params(v) {
-			res := testRunner(t).RunCall(v, map[string]any{p.Name: nil})
+			res := testRunner(t).RunCall(context.Background(), v, map[string]any{p.Name: nil})
 			if res.Envelope.Err != nil && res.Envelope.Err.Code == noggin.CodeUnknownArgument {
 				t.Errorf("%s %s: %s", v, p.Name, res.Envelope.Message())
 			}
@@ -245,7 +246,7 @@ func TestNeverPanics(t *testing.T) {
 	var told bool
 	r.Panicked = func(any, []byte) { told = true }
 	file := filepath.Join(t.TempDir(), "n.yaml")
-	res := r.Run(&request.Request{Verb: "push", Location: s(file), Title: s("x")})
+	res := r.Run(context.Background(), &request.Request{Verb: "push", Location: s(file), Title: s("x")})
 	if code, msg := outcome(res); code != "noggin-error" || !strings.HasPrefix(msg, "internal error: ") || !told {
 		t.Errorf("got %s %q told=%v", code, msg, told)
 	}

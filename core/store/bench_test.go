@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,7 +39,7 @@ func BenchmarkLoadCold(b *testing.B) {
 			b.SetBytes(fi.Size())
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := Open(p, Options{}); err != nil {
+				if _, err := Open(context.Background(), p, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -51,13 +52,13 @@ func BenchmarkLoadCold(b *testing.B) {
 func BenchmarkLoadWarm(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		b.Run(sizeName(n), func(b *testing.B) {
-			s, err := Open(benchFile(b, n), Options{})
+			s, err := Open(context.Background(), benchFile(b, n), Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := s.Load(); err != nil {
+				if _, err := s.Load(context.Background()); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -71,7 +72,7 @@ func BenchmarkLoadWarm(b *testing.B) {
 func BenchmarkUpdate(b *testing.B) {
 	for _, n := range []int{10000, 100000} {
 		b.Run(sizeName(n), func(b *testing.B) {
-			s, err := Open(benchFile(b, n), Options{})
+			s, err := Open(context.Background(), benchFile(b, n), Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -80,7 +81,7 @@ func BenchmarkUpdate(b *testing.B) {
 			for b.Loop() {
 				i++
 				key := "bench-" + strconv.Itoa(i)
-				_, err := s.Update(func(d *noggin.Document) ([]noggin.Op, error) {
+				_, err := s.Update(context.Background(), func(d *noggin.Document) ([]noggin.Op, error) {
 					return []noggin.Op{
 						{Type: noggin.OpAdd, Item: &noggin.Item{Key: key, Title: "pushed", Notes: []noggin.Note{}}, ParentKey: d.Active, AtEnd: true},
 						{Type: noggin.OpSetActive, Key: key},

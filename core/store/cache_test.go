@@ -17,11 +17,11 @@ func TestCache(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "x.yaml")
 	c := NewCache(Options{})
-	a, err := c.Open(p)
+	a, err := c.Open(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := c.Open("  " + p + "\n")
+	b, err := c.Open(context.Background(), "  "+p+"\n")
 	if err != nil || b != a {
 		t.Fatalf("trimmed location gave %v, %v; want the cached store", b, err)
 	}
@@ -36,7 +36,7 @@ func TestCache(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i], _ = c.Open(q)
+			got[i], _ = c.Open(context.Background(), q)
 		}()
 	}
 	wg.Wait()
@@ -50,16 +50,16 @@ func TestCache(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("schemaVersion: 9\nactive: null\nitems: []\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Open(bad); errCode(err) != noggin.CodeUnsupportedSchema {
+	if _, err := c.Open(context.Background(), bad); errCode(err) != noggin.CodeUnsupportedSchema {
 		t.Fatalf("bad file: %v", err)
 	}
 	if err := os.WriteFile(bad, []byte("schemaVersion: 1\nactive: null\nitems: []\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Open(bad); err != nil {
+	if _, err := c.Open(context.Background(), bad); err != nil {
 		t.Fatalf("after repair: %v", err)
 	}
-	if _, err := c.Open("memory://x"); errCode(err) != noggin.CodeNoProvider {
+	if _, err := c.Open(context.Background(), "memory://x"); errCode(err) != noggin.CodeNoProvider {
 		t.Errorf("memory without provider: %v", err)
 	}
 }
@@ -79,12 +79,12 @@ func TestMemoryProvider(t *testing.T) {
 	defer cancel()
 	w := b.Watch(ctx)
 	mustAdd(t, a, "k1") // shared: b sees it
-	doc, err := b.Load()
+	doc, err := b.Load(context.Background())
 	if err != nil || !slices.Equal(keysOf(doc), []string{"k1"}) {
 		t.Fatalf("b.Load = %v, %v", doc, err)
 	}
 	// No-op writes fire nothing; the next event is k2.
-	if _, err := a.Update(func(*noggin.Document) ([]noggin.Op, error) {
+	if _, err := a.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{{Type: noggin.OpSetActive}}, nil
 	}); err != nil {
 		t.Fatal(err)
@@ -101,7 +101,7 @@ func TestMemoryProvider(t *testing.T) {
 	}
 	// Independent instances.
 	m := NewMemory("memory://own", nil)
-	if doc, _ := m.Load(); len(doc.Items) != 0 || m.Describe() != "memory://own" {
+	if doc, _ := m.Load(context.Background()); len(doc.Items) != 0 || m.Describe() != "memory://own" {
 		t.Errorf("NewMemory: %v", doc)
 	}
 }

@@ -60,7 +60,7 @@ type fileStore struct {
 	timeout  time.Duration
 	poll     time.Duration
 
-	wmu sync.Mutex // serialises Update within the process
+	wmu turn // serialises Update within the process
 
 	mu     sync.Mutex // guards the fields below
 	loaded bool
@@ -88,7 +88,7 @@ func newFileStore(location, abs, shown, name, base string, fsy fsys, o Options) 
 	s := &fileStore{
 		location: location, abs: abs, shown: shown, name: name, base: base, fsy: fsy,
 		jsonFile: strings.EqualFold(filepath.Ext(abs), ".json"), mapFiles: o.MapFiles,
-		timeout: o.LockTimeout, poll: o.PollInterval,
+		timeout: o.LockTimeout, poll: o.PollInterval, wmu: newTurn(),
 	}
 	if s.timeout <= 0 {
 		s.timeout = defaultLockTimeout
@@ -106,7 +106,10 @@ func (s *fileStore) Describe() string { return s.location }
 
 // Load returns the current document, re-reading the file only when it
 // changed since the last look.
-func (s *fileStore) Load() (*noggin.Document, error) {
+func (s *fileStore) Load(ctx context.Context) (*noggin.Document, error) {
+	if err := noggin.Cancelled(ctx); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.refreshLocked(true)
@@ -348,7 +351,10 @@ func (s *fileStore) encode(doc *noggin.Document) []byte {
 
 // Update plans on the cached document, then under the in-process mutex and
 // the cross-process lock re-reads the file, re-plans, applies and writes.
-func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+func (s *fileStore) Update(ctx context.Context, plan func(doc *noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+	if err := noggin.Cancelled(ctx); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	doc, err := s.refreshLocked(false)
 	s.mu.Unlock()
@@ -363,8 +369,10 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 		return doc, nil
 	}
 
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
+	if err := s.wmu.take(ctx); err != nil {
+		return nil, err
+	}
+	defer s.wmu.give()
 	// Our divergence: missing parent directories are created first.
 	if dir := path.Dir(filepath.ToSlash(s.name)); dir != "." && dir != "/" {
 		if _, err := s.fsy.Stat(dir); err != nil {
@@ -378,7 +386,7 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 			}
 		}
 	}
-	release, err := acquireLock(s.fsy, s.name, s.shown, s.timeout)
+	release, err := acquireLock(ctx, s.fsy, s.name, s.shown, s.timeout)
 	if err != nil {
 		return nil, s.writeErr(err)
 	}
@@ -416,6 +424,10 @@ func (s *fileStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error))
 	}
 	next, err := noggin.Apply(fresh, ops)
 	if err != nil {
+		return nil, err
+	}
+	// The last moment to give up: from here the write completes.
+	if err := noggin.Cancelled(ctx); err != nil {
 		return nil, err
 	}
 	s.removeStaleTemps()
@@ -553,7 +565,7 @@ func tempPid(rest string) int {
 // file is polled every PollInterval for external changes.
 func (s *fileStore) Watch(ctx context.Context) <-chan noggin.Event {
 	// Make sure there is a baseline to diff external changes against.
-	_, _ = s.Load()
+	_, _ = s.Load(ctx)
 	return s.hub.watch(ctx)
 }
 
@@ -568,6 +580,10 @@ func (s *fileStore) Watch(ctx context.Context) <-chan noggin.Event {
 // look: writes of this process are one event each (they publish
 // themselves), while several writes of another process that land before
 // the re-read arrive coalesced, as one event whose document is the latest.
+// settle is how long a watched file must be quiet after a change
+// notification before it is re-read.
+const settle = 20 * time.Millisecond
+
 func (s *fileStore) startPolling() {
 	stop := make(chan struct{})
 	s.stopPoll = stop
@@ -592,6 +608,12 @@ func (s *fileStore) startPolling() {
 		if w != nil {
 			defer w.Close()
 		}
+		// A notification is acted on once the file has been quiet for
+		// settle: a writer that truncates and then writes in place (an
+		// editor, a shell redirect) is read when it is done, not half-way.
+		settled := time.NewTimer(time.Hour)
+		settled.Stop()
+		defer settled.Stop()
 		for {
 			select {
 			case <-stop:
@@ -602,16 +624,18 @@ func (s *fileStore) startPolling() {
 					continue
 				}
 				if filepath.Base(ev.Name) == base {
-					_, _ = s.Load()
+					settled.Reset(settle)
 				}
+			case <-settled.C:
+				_, _ = s.Load(context.Background())
 			case _, ok := <-errs:
 				if !ok {
 					errs = nil
 				}
 				// A dropped notification (queue overflow): look now.
-				_, _ = s.Load()
+				_, _ = s.Load(context.Background())
 			case <-t.C:
-				_, _ = s.Load()
+				_, _ = s.Load(context.Background())
 			}
 		}
 	}()

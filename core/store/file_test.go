@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -21,9 +22,9 @@ import (
 // mustOpen opens location or fails the test.
 func mustOpen(t *testing.T, location string, o Options) noggin.Store {
 	t.Helper()
-	s, err := Open(location, o)
+	s, err := Open(context.Background(), location, o)
 	if err != nil {
-		t.Fatalf("Open(%q): %v", location, err)
+		t.Fatalf("Open(context.Background(), %q): %v", location, err)
 	}
 	return s
 }
@@ -78,7 +79,7 @@ func TestOpenMissingFileCreatesNothing(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "sub", "x.yaml") // 181: reads need no directory
 	s := mustOpen(t, p, Options{})
-	doc, err := s.Load()
+	doc, err := s.Load(context.Background())
 	if err != nil || len(doc.Items) != 0 || doc.Active != "" {
 		t.Fatalf("Load = %+v, %v; want the empty document", doc, err)
 	}
@@ -86,16 +87,16 @@ func TestOpenMissingFileCreatesNothing(t *testing.T) {
 		t.Errorf("Describe = %q", got)
 	}
 	// A plan with no ops writes nothing.
-	if _, err := s.Update(func(*noggin.Document) ([]noggin.Op, error) { return nil, nil }); err != nil {
+	if _, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) { return nil, nil }); err != nil {
 		t.Fatal(err)
 	}
 	// A failing plan writes nothing.
 	boom := noggin.NewError(noggin.CodeNoActiveItem)
-	if _, err := s.Update(func(*noggin.Document) ([]noggin.Op, error) { return nil, boom }); err != boom {
+	if _, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) { return nil, boom }); err != boom {
 		t.Fatalf("Update error = %v, want the plan's error", err)
 	}
 	// An invalid op writes nothing.
-	_, err = s.Update(func(*noggin.Document) ([]noggin.Op, error) {
+	_, err = s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{{Type: noggin.OpSetActive, Key: "nope"}}, nil
 	})
 	if errCode(err) != noggin.CodeInvalidDocument {
@@ -150,7 +151,7 @@ func TestOnDiskFormat(t *testing.T) { // 190
 	p := filepath.Join(dir, "x.yaml")
 	s := mustOpen(t, p, Options{})
 	created := "2026-12-02T12:52:24.117Z"
-	_, err := s.Update(func(*noggin.Document) ([]noggin.Op, error) {
+	_, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
 		it := &noggin.Item{Key: "k1", Title: "root", CreatedAt: &created, Notes: []noggin.Note{}}
 		return []noggin.Op{{Type: noggin.OpAdd, Item: it, AtEnd: true}, {Type: noggin.OpSetActive, Key: "k1"}}, nil
 	})
@@ -184,7 +185,7 @@ func TestJSONFilesStayJSON(t *testing.T) {
 
 func TestUnreadableIsIO(t *testing.T) { // 179
 	dir := t.TempDir()
-	_, err := Open(dir, Options{})
+	_, err := Open(context.Background(), dir, Options{})
 	e := asError(t, err)
 	detail := "EISDIR: illegal operation on a directory, read"
 	want := []noggin.Field{{Name: "path", Value: dir}, {Name: "detail", Value: detail}}
@@ -192,7 +193,7 @@ func TestUnreadableIsIO(t *testing.T) { // 179
 		t.Errorf("error = %+v", e)
 	}
 	// file:// (the root directory) fails the same way.
-	if _, err := Open("file://", Options{}); errCode(err) != noggin.CodeIO {
+	if _, err := Open(context.Background(), "file://", Options{}); errCode(err) != noggin.CodeIO {
 		t.Errorf("file:// error = %v, want io", err)
 	}
 }
@@ -215,12 +216,12 @@ func TestBadFilesAreNeverOverwritten(t *testing.T) { // 188
 			if err := os.WriteFile(p, []byte(tc.content), 0o666); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Open(p, Options{})
+			_, err := Open(context.Background(), p, Options{})
 			e := asError(t, err)
 			if e.Code != tc.code || e.Get("path") != p {
 				t.Fatalf("Open error = %+v, want %s with data.path", e, tc.code)
 			}
-			if _, err := s.Load(); errCode(err) != tc.code {
+			if _, err := s.Load(context.Background()); errCode(err) != tc.code {
 				t.Errorf("Load error = %v", err)
 			}
 			if err := addItem(s, "k1"); errCode(err) != tc.code {
@@ -242,7 +243,7 @@ func TestBadFileUnderTheLock(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x.yaml")
 	s := mustOpen(t, p, Options{})
 	bad := []byte("schemaVersion: 7\nactive: null\nitems: []\n")
-	_, err := s.Update(func(*noggin.Document) ([]noggin.Op, error) {
+	_, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
 		if err := os.WriteFile(p, bad, 0o666); err != nil {
 			t.Fatal(err)
 		}
@@ -282,7 +283,7 @@ func TestUpdateReplansOnFreshDocument(t *testing.T) {
 	mustAdd(t, a, "k1")
 	// b's cache is stale; its plan must see k1 under the lock.
 	var seen [][]string
-	doc, err := b.Update(func(d *noggin.Document) ([]noggin.Op, error) {
+	doc, err := b.Update(context.Background(), func(d *noggin.Document) ([]noggin.Op, error) {
 		seen = append(seen, keysOf(d))
 		return []noggin.Op{addOp("k" + strconv.Itoa(len(d.Items)+1))}, nil
 	})
@@ -299,12 +300,12 @@ func TestLongLivedStoreSeesExternalChanges(t *testing.T) {
 	long := mustOpen(t, p, Options{})
 	other := mustOpen(t, p, Options{})
 	mustAdd(t, other, "k1")
-	doc, err := long.Load()
+	doc, err := long.Load(context.Background())
 	if err != nil || !slices.Equal(keysOf(doc), []string{"k1"}) {
 		t.Fatalf("Load = %v, %v", doc, err)
 	}
 	// Cached while unchanged.
-	if again, _ := long.Load(); again != doc {
+	if again, _ := long.Load(context.Background()); again != doc {
 		t.Errorf("unchanged file was re-parsed")
 	}
 	// Same size, same inode, mtime restored: still noticed.
@@ -317,7 +318,7 @@ func TestLongLivedStoreSeesExternalChanges(t *testing.T) {
 	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	doc, err = long.Load()
+	doc, err = long.Load(context.Background())
 	if err != nil || doc.Items[0].Title != "k9" {
 		t.Fatalf("after same-size edit: %v, %v", doc, err)
 	}
@@ -325,7 +326,7 @@ func TestLongLivedStoreSeesExternalChanges(t *testing.T) {
 	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
 	}
-	if doc, err = long.Load(); err != nil || len(doc.Items) != 0 {
+	if doc, err = long.Load(context.Background()); err != nil || len(doc.Items) != 0 {
 		t.Fatalf("after delete: %v, %v", doc, err)
 	}
 }
@@ -369,7 +370,7 @@ func TestConcurrentUpdatesInProcess(t *testing.T) {
 			s := shared
 			if g%2 == 1 { // separate handles on the same file, too
 				var err error
-				if s, err = Open(p, Options{}); err != nil {
+				if s, err = Open(context.Background(), p, Options{}); err != nil {
 					errs <- err
 					return
 				}
@@ -443,7 +444,7 @@ func TestFailedWriteRemovesTempFile(t *testing.T) {
 		if names := dirNames(t, dir); len(names) != 0 {
 			t.Errorf("directory holds %v", names)
 		}
-		if doc, err := s.Load(); err != nil || len(doc.Items) != 0 {
+		if doc, err := s.Load(context.Background()); err != nil || len(doc.Items) != 0 {
 			t.Errorf("cache changed by a failed write: %v, %v", doc, err)
 		}
 	}
@@ -458,7 +459,7 @@ func TestWrittenFileComparedWithItsEncoding(t *testing.T) {
 			p := filepath.Join(t.TempDir(), name)
 			s := mustOpen(t, p, Options{})
 			mustAdd(t, s, "k1")
-			doc, err := s.Load()
+			doc, err := s.Load(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -476,11 +477,11 @@ func TestWrittenFileComparedWithItsEncoding(t *testing.T) {
 				}
 			}
 			rewrite(b)
-			if again, err := s.Load(); err != nil || again != doc {
+			if again, err := s.Load(context.Background()); err != nil || again != doc {
 				t.Errorf("same bytes: Load = %p, %v; want the cached %p", again, err, doc)
 			}
 			plans := 0
-			if _, err := s.Update(func(d *noggin.Document) ([]noggin.Op, error) {
+			if _, err := s.Update(context.Background(), func(d *noggin.Document) ([]noggin.Op, error) {
 				plans++
 				if d != doc {
 					t.Errorf("plan %d got a re-parsed document", plans)
@@ -490,7 +491,7 @@ func TestWrittenFileComparedWithItsEncoding(t *testing.T) {
 				t.Errorf("Update: %d plans, %v", plans, err)
 			}
 			rewrite(bytes.Replace(b, []byte("k1"), []byte("k9"), -1))
-			if doc, err = s.Load(); err != nil || !slices.Equal(keysOf(doc), []string{"k9"}) {
+			if doc, err = s.Load(context.Background()); err != nil || !slices.Equal(keysOf(doc), []string{"k9"}) {
 				t.Errorf("changed bytes: Load = %v, %v", doc, err)
 			}
 			mustAdd(t, s, "k2")
@@ -514,7 +515,7 @@ func TestMappedFileTruncatedInPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := mustOpen(t, p, Options{MapFiles: true})
-	if d, err := s.Load(); err != nil || len(d.Items) != 300 {
+	if d, err := s.Load(context.Background()); err != nil || len(d.Items) != 300 {
 		t.Fatalf("Load = %v, %v", d, err)
 	}
 	smallDoc := noggin.NewDocument()
@@ -523,7 +524,7 @@ func TestMappedFileTruncatedInPlace(t *testing.T) {
 	if err := os.WriteFile(p, small, 0o666); err != nil { // same inode, shorter
 		t.Fatal(err)
 	}
-	if d, err := s.Load(); err != nil || len(d.Items) != 1 {
+	if d, err := s.Load(context.Background()); err != nil || len(d.Items) != 1 {
 		t.Fatalf("Load after truncation = %v, %v", d, err)
 	}
 	mustAdd(t, s, "k2")

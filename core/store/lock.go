@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"github.com/noggin-go/noggin/core/jstext"
 	"io/fs"
@@ -25,10 +26,11 @@ const (
 
 // acquireLock takes the cross-process lock <name>.lock: a directory holding
 // a pid file "<pid>\n<epoch-ms>\n". Stale locks (holder dead, or older
-// than 30 s) are reclaimed. It gives up with lock-timeout after timeout.
+// than 30 s) are reclaimed. It gives up with lock-timeout after timeout,
+// and with cancelled as soon as ctx is done.
 // display is the file as the message names it. The returned func
 // releases the lock.
-func acquireLock(fsy fsys, name, display string, timeout time.Duration) (func(), error) {
+func acquireLock(ctx context.Context, fsy fsys, name, display string, timeout time.Duration) (func(), error) {
 	lock := name + ".lock"
 	start := time.Now()
 	for {
@@ -52,7 +54,11 @@ func acquireLock(fsy fsys, name, display string, timeout time.Duration) (func(),
 		if time.Since(start) >= timeout {
 			return nil, noggin.NewErrorDetail(noggin.CodeLockTimeout, display)
 		}
-		time.Sleep(time.Duration(25+rand.IntN(50)) * time.Millisecond)
+		select {
+		case <-time.After(time.Duration(25+rand.IntN(50)) * time.Millisecond):
+		case <-ctx.Done():
+			return nil, noggin.Cancelled(ctx)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -119,7 +120,7 @@ func TestLockFileContent(t *testing.T) {
 			}
 			fsy, name = r, "x.yaml"
 		}
-		release, err := acquireLock(fsy, name, p, time.Second)
+		release, err := acquireLock(context.Background(), fsy, name, p, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 func childWriter(crash bool) int {
 	file, prefix := os.Getenv("CHILD_FILE"), os.Getenv("CHILD_PREFIX")
 	n, _ := strconv.Atoi(os.Getenv("CHILD_N"))
-	s, err := Open(file, Options{LockTimeout: 20e9})
+	s, err := Open(context.Background(), file, Options{LockTimeout: 20e9})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -60,7 +61,7 @@ func addOp(key string) noggin.Op {
 
 // addItem adds one item in one write.
 func addItem(s noggin.Store, key string) error {
-	_, err := s.Update(func(*noggin.Document) ([]noggin.Op, error) {
+	_, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{addOp(key)}, nil
 	})
 	return err

@@ -12,7 +12,7 @@ import (
 // memState is one in-memory noggin, shared by every handle opened on the
 // same memory://label in this process.
 type memState struct {
-	wmu sync.Mutex // serialises Update
+	wmu turn       // serialises Update
 	mu  sync.Mutex // guards doc
 	doc *noggin.Document
 	hub hub
@@ -39,7 +39,7 @@ func openMemory(label string) *memStore {
 			return &memStore{location: "memory://" + label, state: st}
 		}
 	}
-	st := &memState{doc: noggin.NewDocument()}
+	st := &memState{doc: noggin.NewDocument(), wmu: newTurn()}
 	wp := weak.Make(st)
 	memRegistry.m[label] = wp
 	runtime.AddCleanup(st, func(label string) {
@@ -59,19 +59,25 @@ func NewMemory(location string, initial *noggin.Document) noggin.Store {
 	if initial == nil {
 		initial = noggin.NewDocument()
 	}
-	return &memStore{location: location, state: &memState{doc: initial}}
+	return &memStore{location: location, state: &memState{doc: initial, wmu: newTurn()}}
 }
 
 func (m *memStore) Describe() string { return m.location }
 
-func (m *memStore) Load() (*noggin.Document, error) {
+func (m *memStore) Load(ctx context.Context) (*noggin.Document, error) {
+	if err := noggin.Cancelled(ctx); err != nil {
+		return nil, err
+	}
 	m.state.mu.Lock()
 	defer m.state.mu.Unlock()
 	return m.state.doc, nil
 }
 
-func (m *memStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
-	doc, _ := m.Load()
+func (m *memStore) Update(ctx context.Context, plan func(doc *noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+	doc, err := m.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
 	ops, err := plan(doc)
 	if err != nil {
 		return nil, err
@@ -80,9 +86,14 @@ func (m *memStore) Update(plan func(doc *noggin.Document) ([]noggin.Op, error)) 
 		return doc, nil
 	}
 	st := m.state
-	st.wmu.Lock()
-	defer st.wmu.Unlock()
-	fresh, _ := m.Load()
+	if err := st.wmu.take(ctx); err != nil {
+		return nil, err
+	}
+	defer st.wmu.give()
+	fresh, err := m.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if fresh != doc {
 		if ops, err = plan(fresh); err != nil {
 			return nil, err

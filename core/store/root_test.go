@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -56,7 +57,7 @@ func TestRootSandbox(t *testing.T) {
 	}
 	for _, loc := range refused {
 		t.Run("refused "+loc, func(t *testing.T) {
-			s, err := Open(loc, o)
+			s, err := Open(context.Background(), loc, o)
 			if err == nil {
 				// Nothing to read yet (e.g. a missing file below a
 				// symlinked directory is caught on the write).
@@ -106,7 +107,7 @@ func TestRootSandbox(t *testing.T) {
 	}
 	mustAdd(t, mustOpen(t, "sub/inner.yaml", o), "k0")
 	s := mustOpen(t, "inner-link.yaml", o)
-	if doc, err := s.Load(); err != nil || !slices.Equal(keysOf(doc), []string{"k0"}) {
+	if doc, err := s.Load(context.Background()); err != nil || !slices.Equal(keysOf(doc), []string{"k0"}) {
 		t.Fatalf("through the link: %v, %v", doc, err)
 	}
 	mustAdd(t, s, "k1")
@@ -120,7 +121,7 @@ func TestRootSandbox(t *testing.T) {
 	mustLink(filepath.Join(root, "sub/inner.yaml"), "abs-inside.yaml")
 	mustLink(filepath.Join(root, "sub"), "abs-dir")
 	s = mustOpen(t, "abs-inside.yaml", o)
-	if doc, err := s.Load(); err != nil || !slices.Equal(keysOf(doc), []string{"k0"}) {
+	if doc, err := s.Load(context.Background()); err != nil || !slices.Equal(keysOf(doc), []string{"k0"}) {
 		t.Fatalf("through the absolute link: %v, %v", doc, err)
 	}
 	mustAdd(t, s, "k2")
@@ -142,11 +143,11 @@ func TestRootSandbox(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "dir.yaml"), 0o777); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Open("dir.yaml", o)
+	_, err := Open(context.Background(), "dir.yaml", o)
 	if e := asError(t, err); e.Code != noggin.CodeIO || e.Get("path") != "dir.yaml" || strings.Contains(fmt.Sprint(e.Message, e.Get("detail")), root) {
 		t.Errorf("error = %+v", e)
 	}
-	if _, err := Open("", o); errCode(err) != noggin.CodeNoLocation {
+	if _, err := Open(context.Background(), "", o); errCode(err) != noggin.CodeNoLocation {
 		t.Errorf("empty: %v", err)
 	}
 }

@@ -55,6 +55,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -114,7 +115,9 @@ func Resolve(flag string, getenv func(string) string) string {
 // Failures: no-location (empty), no-provider (unknown scheme, or memory://
 // without Options.Memory), location-refused (outside Options.Root), io,
 // invalid-document, unsupported-schema, invalid-note.
-func Open(location string, o Options) (noggin.Store, error) {
+//
+// ctx bounds the first load (cancelled when it is done first).
+func Open(ctx context.Context, location string, o Options) (noggin.Store, error) {
 	r, err := routeLocation(location, o.Memory)
 	if err != nil {
 		return nil, err
@@ -134,7 +137,7 @@ func Open(location string, o Options) (noggin.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.Load(); err != nil {
+	if _, err := s.Load(ctx); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -224,19 +227,30 @@ func NewCache(o Options) *Cache { return &Cache{opts: o, entries: map[string]*ca
 // use. Concurrent first opens of one location share one open. A cached
 // file store re-reads its file whenever it changed, so it never serves a
 // stale document.
-func (c *Cache) Open(location string) (noggin.Store, error) {
+//
+// A caller whose ctx is done while it waits for another's open gives up
+// with cancelled; the shared open itself is not cut short by one caller.
+func (c *Cache) Open(ctx context.Context, location string) (noggin.Store, error) {
 	key := jstext.TrimSpace(location)
 	c.mu.Lock()
 	if e, ok := c.entries[key]; ok {
 		c.mu.Unlock()
-		<-e.ready // a failed open was dropped; its waiters share the error
-		return e.store, e.err
+		select { // a failed open was dropped; its waiters share the error
+		case <-e.ready:
+			return e.store, e.err
+		case <-ctx.Done():
+			return nil, noggin.Cancelled(ctx)
+		}
+	}
+	if err := noggin.Cancelled(ctx); err != nil {
+		c.mu.Unlock()
+		return nil, err
 	}
 	e := &cacheEntry{ready: make(chan struct{})}
 	c.entries[key] = e
 	c.mu.Unlock()
 
-	e.store, e.err = Open(key, c.opts)
+	e.store, e.err = Open(context.WithoutCancel(ctx), key, c.opts)
 	if e.err != nil {
 		c.mu.Lock()
 		delete(c.entries, key)
@@ -254,7 +268,9 @@ func (c *Cache) Providers() []noggin.Provider { return Providers(c.opts) }
 type Opener struct{ Options Options }
 
 // Open opens location with o.Options.
-func (o Opener) Open(location string) (noggin.Store, error) { return Open(location, o.Options) }
+func (o Opener) Open(ctx context.Context, location string) (noggin.Store, error) {
+	return Open(ctx, location, o.Options)
+}
 
 // Providers lists the location schemes o can open.
 func (o Opener) Providers() []noggin.Provider { return Providers(o.Options) }
@@ -270,4 +286,9 @@ type pinned struct {
 	doc *noggin.Document
 }
 
-func (p pinned) Load() (*noggin.Document, error) { return p.doc, nil }
+func (p pinned) Load(ctx context.Context) (*noggin.Document, error) {
+	if err := noggin.Cancelled(ctx); err != nil {
+		return nil, err
+	}
+	return p.doc, nil
+}

@@ -116,7 +116,7 @@ func Subscribe(ctx context.Context, s noggin.Store) (*noggin.Document, <-chan no
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	ch := s.Watch(ctx)
-	doc, err := s.Load()
+	doc, err := s.Load(ctx)
 	if err != nil {
 		cancel()
 		return nil, nil, err

@@ -54,12 +54,12 @@ func TestWatchFile(t *testing.T) {
 	mustAdd(t, s, "k1")
 	mustAdd(t, s, "k2")
 	// A write that changes nothing observable fires nothing.
-	if _, err := s.Update(func(*noggin.Document) ([]noggin.Op, error) {
+	if _, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{{Type: noggin.OpSetActive}}, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.Update(func(*noggin.Document) ([]noggin.Op, error) {
+	_, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{{Type: noggin.OpSetActive, Key: "k1"}}, nil
 	})
 	if err != nil {
@@ -135,7 +135,7 @@ func TestWatchSeesChangeAbsorbedByLoad(t *testing.T) {
 	defer cancel()
 	w := s.Watch(ctx)
 	mustAdd(t, mustOpen(t, p, Options{}), "k1")
-	if _, err := s.Load(); err != nil {
+	if _, err := s.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if got := summary(next(t, w).Changes); !reflect.DeepEqual(got, []string{"added:k1"}) {

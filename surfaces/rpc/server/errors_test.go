@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -25,12 +26,12 @@ import (
 // seed writes a two-level document with open descendants into dir/name.
 func seed(t *testing.T, eng *noggin.Engine, dir, name string) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(dir, name), store.Options{})
+	st, err := store.Open(context.Background(), filepath.Join(dir, name), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, title := range []string{"ship", "spec"} {
-		if _, err := eng.Push(st, noggin.PushOpts{Title: title}); err != nil {
+		if _, err := eng.Push(context.Background(), st, noggin.PushOpts{Title: title}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -58,7 +59,7 @@ func TestErrorCodes(t *testing.T) {
 				return err
 			},
 			direct: func(eng *noggin.Engine, st noggin.Store) error {
-				_, err := eng.Note(st, noggin.NoteOpts{Text: " "})
+				_, err := eng.Note(context.Background(), st, noggin.NoteOpts{Text: " "})
 				return err
 			},
 			code: connect.CodeInvalidArgument, ncode: noggin.CodeTextRequired,
@@ -70,7 +71,7 @@ func TestErrorCodes(t *testing.T) {
 				return err
 			},
 			direct: func(eng *noggin.Engine, st noggin.Store) error {
-				_, err := eng.Goto(st, noggin.GotoOpts{Path: "/4/2"})
+				_, err := eng.Goto(context.Background(), st, noggin.GotoOpts{Path: "/4/2"})
 				return err
 			},
 			code: connect.CodeNotFound, ncode: noggin.CodePathNotFound,
@@ -82,7 +83,7 @@ func TestErrorCodes(t *testing.T) {
 				return err
 			},
 			direct: func(eng *noggin.Engine, st noggin.Store) error {
-				_, err := eng.Done(st, noggin.DoneOpts{})
+				_, err := eng.Done(context.Background(), st, noggin.DoneOpts{})
 				return err
 			},
 			code: connect.CodeFailedPrecondition, ncode: noggin.CodeNoActiveItem,
@@ -94,7 +95,7 @@ func TestErrorCodes(t *testing.T) {
 				return err
 			},
 			direct: func(eng *noggin.Engine, st noggin.Store) error {
-				_, err := eng.Done(st, noggin.DoneOpts{Path: "/1"})
+				_, err := eng.Done(context.Background(), st, noggin.DoneOpts{Path: "/1"})
 				return err
 			},
 			code: connect.CodeFailedPrecondition, ncode: noggin.CodeOpenDescendants,
@@ -109,10 +110,10 @@ func TestErrorCodes(t *testing.T) {
 				return err
 			},
 			direct: func(eng *noggin.Engine, st noggin.Store) error {
-				if _, err := eng.Goto(st, noggin.GotoOpts{Path: "/1"}); err != nil {
+				if _, err := eng.Goto(context.Background(), st, noggin.GotoOpts{Path: "/1"}); err != nil {
 					return err
 				}
-				_, err := eng.Pop(st, noggin.PopOpts{})
+				_, err := eng.Pop(context.Background(), st, noggin.PopOpts{})
 				return err
 			},
 			code: connect.CodeFailedPrecondition, ncode: noggin.CodeOpenDescendants,
@@ -125,7 +126,7 @@ func TestErrorCodes(t *testing.T) {
 				return err
 			},
 			direct: func(eng *noggin.Engine, st noggin.Store) error {
-				_, err := eng.Move(st, noggin.MoveOpts{Path: "/1", Placement: place("into", "/1/1")})
+				_, err := eng.Move(context.Background(), st, noggin.MoveOpts{Path: "/1", Placement: place("into", "/1/1")})
 				return err
 			},
 			code: connect.CodeFailedPrecondition, ncode: noggin.CodeCycle,
@@ -138,7 +139,7 @@ func TestErrorCodes(t *testing.T) {
 				return err
 			},
 			direct: func(eng *noggin.Engine, st noggin.Store) error {
-				_, err := eng.Add(st, noggin.AddOpts{Title: "t", Goto: noggin.Goto{Present: true}})
+				_, err := eng.Add(context.Background(), st, noggin.AddOpts{Title: "t", Goto: noggin.Goto{Present: true}})
 				return err
 			},
 			code: connect.CodeFailedPrecondition, ncode: noggin.CodeGotoPathRequired,
@@ -151,7 +152,7 @@ func TestErrorCodes(t *testing.T) {
 				return err
 			},
 			direct: func(eng *noggin.Engine, st noggin.Store) error {
-				_, err := eng.Add(st, noggin.AddOpts{Title: "t", Placement: place("around", "/1")})
+				_, err := eng.Add(context.Background(), st, noggin.AddOpts{Title: "t", Placement: place("around", "/1")})
 				return err
 			},
 			code: connect.CodeInvalidArgument, ncode: noggin.CodePlacementInvalid,
@@ -245,14 +246,14 @@ func TestErrorCodes(t *testing.T) {
 				t.Fatalf("noggin code = %q, want %q", got.Code, tc.ncode)
 			}
 			// The same failure straight from core.
-			st, want := store.Open(tc.loc, store.Options{Root: twin, LockTimeout: 150 * time.Millisecond})
+			st, want := store.Open(context.Background(), tc.loc, store.Options{Root: twin, LockTimeout: 150 * time.Millisecond})
 			if want == nil {
 				if tc.direct != nil {
 					want = tc.direct(eng, st)
 				} else {
-					_, want = st.Load()
+					_, want = st.Load(context.Background())
 					if tc.verb == "push" {
-						_, want = eng.Push(st, noggin.PushOpts{Title: "x"})
+						_, want = eng.Push(context.Background(), st, noggin.PushOpts{Title: "x"})
 					}
 				}
 			}

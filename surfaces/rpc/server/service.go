@@ -48,6 +48,10 @@ func ConnectCode(e *noggin.Error) connect.Code {
 		return connect.CodeNotFound
 	case e.Code == noggin.CodeLockTimeout:
 		return connect.CodeUnavailable
+	case e.Code == noggin.CodeCancelled && e.Get("reason") == "deadline exceeded":
+		return connect.CodeDeadlineExceeded
+	case e.Code == noggin.CodeCancelled:
+		return connect.CodeCanceled
 	case e.ExitCode == 2:
 		return connect.CodeInvalidArgument
 	case e.Code == noggin.CodeNogginError:
@@ -73,8 +77,8 @@ func toConnectError(verb string, err error) error {
 	return out
 }
 
-func (s *service) open(verb, location string) (noggin.Store, error) {
-	st, err := s.cache.Open(location)
+func (s *service) open(ctx context.Context, verb, location string) (noggin.Store, error) {
+	st, err := s.cache.Open(ctx, location)
 	if err != nil {
 		return nil, toConnectError(verb, err)
 	}
@@ -83,8 +87,8 @@ func (s *service) open(verb, location string) (noggin.Store, error) {
 
 // run runs a typed request through core's request layer: core checks and
 // trims every argument, exactly as for the CLI and MCP.
-func (s *service) run(req *request.Request) (any, error) {
-	env := s.runner.Run(req).Envelope
+func (s *service) run(ctx context.Context, req *request.Request) (any, error) {
+	env := s.runner.Run(ctx, req).Envelope
 	if !env.OK() {
 		return nil, toConnectError(req.Verb, env.Err)
 	}
@@ -92,8 +96,8 @@ func (s *service) run(req *request.Request) (any, error) {
 }
 
 // viewOf runs a verb whose result is a view (absent for no target).
-func (s *service) viewOf(req *request.Request) (*nogginv1.View, error) {
-	data, err := s.run(req)
+func (s *service) viewOf(ctx context.Context, req *request.Request) (*nogginv1.View, error) {
+	data, err := s.run(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -136,15 +140,15 @@ type pinnedOpener struct {
 	st noggin.Store
 }
 
-func (p pinnedOpener) Open(string) (noggin.Store, error) { return p.st, nil }
+func (p pinnedOpener) Open(context.Context, string) (noggin.Store, error) { return p.st, nil }
 
-func (s *service) Show(_ context.Context, req *connect.Request[nogginv1.ShowRequest]) (*connect.Response[nogginv1.ShowResponse], error) {
+func (s *service) Show(ctx context.Context, req *connect.Request[nogginv1.ShowRequest]) (*connect.Response[nogginv1.ShowResponse], error) {
 	m := req.Msg
-	st, err := s.open("show", m.GetLocation())
+	st, err := s.open(ctx, "show", m.GetLocation())
 	if err != nil {
 		return nil, err
 	}
-	doc, err := st.Load()
+	doc, err := st.Load(ctx)
 	if err != nil {
 		return nil, toConnectError("show", err)
 	}
@@ -156,7 +160,7 @@ func (s *service) Show(_ context.Context, req *connect.Request[nogginv1.ShowRequ
 	// cached for exactly that document.
 	r := *s.runner
 	r.Opener = pinnedOpener{st: store.Pinned(st, doc)}
-	env := r.Run(showRequest(m.GetLocation(), k.path, k.noChildren, k.withSiblings, k.withDescendants, nil)).Envelope
+	env := r.Run(ctx, showRequest(m.GetLocation(), k.path, k.noChildren, k.withSiblings, k.withDescendants, nil)).Envelope
 	if !env.OK() {
 		return nil, toConnectError("show", env.Err)
 	}
@@ -166,27 +170,27 @@ func (s *service) Show(_ context.Context, req *connect.Request[nogginv1.ShowRequ
 	return connect.NewResponse(&nogginv1.ShowResponse{View: v}), nil
 }
 
-func (s *service) ShowGoto(_ context.Context, req *connect.Request[nogginv1.ShowGotoRequest]) (*connect.Response[nogginv1.ShowGotoResponse], error) {
+func (s *service) ShowGoto(ctx context.Context, req *connect.Request[nogginv1.ShowGotoRequest]) (*connect.Response[nogginv1.ShowGotoResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(showRequest(m.GetLocation(), m.GetPath(), m.GetNoChildren(), m.GetWithSiblings(), m.GetWithDescendants(), m.GetGoto()))
+	v, err := s.viewOf(ctx, showRequest(m.GetLocation(), m.GetPath(), m.GetNoChildren(), m.GetWithSiblings(), m.GetWithDescendants(), m.GetGoto()))
 	if err != nil {
 		return nil, err
 	}
 	return connect.NewResponse(&nogginv1.ShowGotoResponse{View: v}), nil
 }
 
-func (s *service) Push(_ context.Context, req *connect.Request[nogginv1.PushRequest]) (*connect.Response[nogginv1.PushResponse], error) {
+func (s *service) Push(ctx context.Context, req *connect.Request[nogginv1.PushRequest]) (*connect.Response[nogginv1.PushResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(&request.Request{Verb: "push", Location: request.String(m.GetLocation()), Title: request.String(m.GetTitle())})
+	v, err := s.viewOf(ctx, &request.Request{Verb: "push", Location: request.String(m.GetLocation()), Title: request.String(m.GetTitle())})
 	if err != nil {
 		return nil, err
 	}
 	return connect.NewResponse(&nogginv1.PushResponse{View: v}), nil
 }
 
-func (s *service) Add(_ context.Context, req *connect.Request[nogginv1.AddRequest]) (*connect.Response[nogginv1.AddResponse], error) {
+func (s *service) Add(ctx context.Context, req *connect.Request[nogginv1.AddRequest]) (*connect.Response[nogginv1.AddResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(withPlacement(&request.Request{Verb: "add", Location: request.String(m.GetLocation()),
+	v, err := s.viewOf(ctx, withPlacement(&request.Request{Verb: "add", Location: request.String(m.GetLocation()),
 		Title: request.String(m.GetTitle()), Goto: gotoArg(m.GetGoto())}, m.GetPlacement()))
 	if err != nil {
 		return nil, err
@@ -194,9 +198,9 @@ func (s *service) Add(_ context.Context, req *connect.Request[nogginv1.AddReques
 	return connect.NewResponse(&nogginv1.AddResponse{View: v}), nil
 }
 
-func (s *service) Move(_ context.Context, req *connect.Request[nogginv1.MoveRequest]) (*connect.Response[nogginv1.MoveResponse], error) {
+func (s *service) Move(ctx context.Context, req *connect.Request[nogginv1.MoveRequest]) (*connect.Response[nogginv1.MoveResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(withPlacement(&request.Request{Verb: "move", Location: request.String(m.GetLocation()),
+	v, err := s.viewOf(ctx, withPlacement(&request.Request{Verb: "move", Location: request.String(m.GetLocation()),
 		Path: request.String(m.GetPath()), Goto: gotoArg(m.GetGoto())}, m.GetPlacement()))
 	if err != nil {
 		return nil, err
@@ -204,18 +208,18 @@ func (s *service) Move(_ context.Context, req *connect.Request[nogginv1.MoveRequ
 	return connect.NewResponse(&nogginv1.MoveResponse{View: v}), nil
 }
 
-func (s *service) Goto(_ context.Context, req *connect.Request[nogginv1.GotoRequest]) (*connect.Response[nogginv1.GotoResponse], error) {
+func (s *service) Goto(ctx context.Context, req *connect.Request[nogginv1.GotoRequest]) (*connect.Response[nogginv1.GotoResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(&request.Request{Verb: "goto", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath())})
+	v, err := s.viewOf(ctx, &request.Request{Verb: "goto", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath())})
 	if err != nil {
 		return nil, err
 	}
 	return connect.NewResponse(&nogginv1.GotoResponse{View: v}), nil
 }
 
-func (s *service) Done(_ context.Context, req *connect.Request[nogginv1.DoneRequest]) (*connect.Response[nogginv1.DoneResponse], error) {
+func (s *service) Done(ctx context.Context, req *connect.Request[nogginv1.DoneRequest]) (*connect.Response[nogginv1.DoneResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(&request.Request{Verb: "done", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+	v, err := s.viewOf(ctx, &request.Request{Verb: "done", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
 		Force: request.Flag(m.GetForce()), CloseAll: request.Flag(m.GetCloseAll()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
@@ -223,9 +227,9 @@ func (s *service) Done(_ context.Context, req *connect.Request[nogginv1.DoneRequ
 	return connect.NewResponse(&nogginv1.DoneResponse{View: v}), nil
 }
 
-func (s *service) Pop(_ context.Context, req *connect.Request[nogginv1.PopRequest]) (*connect.Response[nogginv1.PopResponse], error) {
+func (s *service) Pop(ctx context.Context, req *connect.Request[nogginv1.PopRequest]) (*connect.Response[nogginv1.PopResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(&request.Request{Verb: "pop", Location: request.String(m.GetLocation()), Path: request.OptString(m.Path),
+	v, err := s.viewOf(ctx, &request.Request{Verb: "pop", Location: request.String(m.GetLocation()), Path: request.OptString(m.Path),
 		Force: request.Flag(m.GetForce()), CloseAll: request.Flag(m.GetCloseAll()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
@@ -233,7 +237,7 @@ func (s *service) Pop(_ context.Context, req *connect.Request[nogginv1.PopReques
 	return connect.NewResponse(&nogginv1.PopResponse{View: v}), nil
 }
 
-func (s *service) Edit(_ context.Context, req *connect.Request[nogginv1.EditRequest]) (*connect.Response[nogginv1.EditResponse], error) {
+func (s *service) Edit(ctx context.Context, req *connect.Request[nogginv1.EditRequest]) (*connect.Response[nogginv1.EditResponse], error) {
 	m := req.Msg
 	r := &request.Request{Verb: "edit", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
 		Title: request.OptString(m.Title), Force: request.Flag(m.GetForce()), CloseAll: request.Flag(m.GetCloseAll()),
@@ -241,16 +245,16 @@ func (s *service) Edit(_ context.Context, req *connect.Request[nogginv1.EditRequ
 	if m.Done != nil {
 		r.Done, r.Open = request.Flag(*m.Done), request.Flag(!*m.Done)
 	}
-	v, err := s.viewOf(r)
+	v, err := s.viewOf(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	return connect.NewResponse(&nogginv1.EditResponse{View: v}), nil
 }
 
-func (s *service) Note(_ context.Context, req *connect.Request[nogginv1.NoteRequest]) (*connect.Response[nogginv1.NoteResponse], error) {
+func (s *service) Note(ctx context.Context, req *connect.Request[nogginv1.NoteRequest]) (*connect.Response[nogginv1.NoteResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(&request.Request{Verb: "note", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+	v, err := s.viewOf(ctx, &request.Request{Verb: "note", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
 		Text: request.String(m.GetText()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
@@ -258,9 +262,9 @@ func (s *service) Note(_ context.Context, req *connect.Request[nogginv1.NoteRequ
 	return connect.NewResponse(&nogginv1.NoteResponse{View: v}), nil
 }
 
-func (s *service) Delete(_ context.Context, req *connect.Request[nogginv1.DeleteRequest]) (*connect.Response[nogginv1.DeleteResponse], error) {
+func (s *service) Delete(ctx context.Context, req *connect.Request[nogginv1.DeleteRequest]) (*connect.Response[nogginv1.DeleteResponse], error) {
 	m := req.Msg
-	data, err := s.run(&request.Request{Verb: "delete", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+	data, err := s.run(ctx, &request.Request{Verb: "delete", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
 		Recursive: request.Flag(m.GetRecursive()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
@@ -268,25 +272,25 @@ func (s *service) Delete(_ context.Context, req *connect.Request[nogginv1.Delete
 	return connect.NewResponse(convert.DeleteToProto(data.(*noggin.DeleteResult))), nil
 }
 
-func (s *service) Copy(_ context.Context, req *connect.Request[nogginv1.CopyRequest]) (*connect.Response[nogginv1.CopyResponse], error) {
+func (s *service) Copy(ctx context.Context, req *connect.Request[nogginv1.CopyRequest]) (*connect.Response[nogginv1.CopyResponse], error) {
 	m := req.Msg
-	data, err := s.run(&request.Request{Verb: "copy", From: request.String(m.GetSourceLocation()), To: request.String(m.GetDestLocation())})
+	data, err := s.run(ctx, &request.Request{Verb: "copy", From: request.String(m.GetSourceLocation()), To: request.String(m.GetDestLocation())})
 	if err != nil {
 		return nil, err
 	}
 	return connect.NewResponse(convert.CopyToProto(data.(*noggin.CopyResult))), nil
 }
 
-func (s *service) Where(_ context.Context, req *connect.Request[nogginv1.WhereRequest]) (*connect.Response[nogginv1.WhereResponse], error) {
-	data, err := s.run(&request.Request{Verb: "where", Location: request.String(req.Msg.GetLocation())})
+func (s *service) Where(ctx context.Context, req *connect.Request[nogginv1.WhereRequest]) (*connect.Response[nogginv1.WhereResponse], error) {
+	data, err := s.run(ctx, &request.Request{Verb: "where", Location: request.String(req.Msg.GetLocation())})
 	if err != nil {
 		return nil, err
 	}
 	return connect.NewResponse(&nogginv1.WhereResponse{Location: data.(string)}), nil
 }
 
-func (s *service) Providers(context.Context, *connect.Request[nogginv1.ProvidersRequest]) (*connect.Response[nogginv1.ProvidersResponse], error) {
-	data, err := s.run(&request.Request{Verb: "providers"})
+func (s *service) Providers(ctx context.Context, _ *connect.Request[nogginv1.ProvidersRequest]) (*connect.Response[nogginv1.ProvidersResponse], error) {
+	data, err := s.run(ctx, &request.Request{Verb: "providers"})
 	if err != nil {
 		return nil, err
 	}
@@ -295,17 +299,17 @@ func (s *service) Providers(context.Context, *connect.Request[nogginv1.Providers
 
 // Call runs a verb with its MCP tool's arguments and answers the canonical
 // envelope, success or failure, as the server encoded it.
-func (s *service) Call(_ context.Context, req *connect.Request[nogginv1.CallRequest]) (*connect.Response[nogginv1.CallResponse], error) {
-	env := s.runner.RunCall(req.Msg.GetVerb(), req.Msg.GetArguments().AsMap()).Envelope
+func (s *service) Call(ctx context.Context, req *connect.Request[nogginv1.CallRequest]) (*connect.Response[nogginv1.CallResponse], error) {
+	env := s.runner.RunCall(ctx, req.Msg.GetVerb(), req.Msg.GetArguments().AsMap()).Envelope
 	return connect.NewResponse(&nogginv1.CallResponse{Envelope: string(env.Text()), Ok: env.OK()}), nil
 }
 
-func (s *service) Snapshot(_ context.Context, req *connect.Request[nogginv1.SnapshotRequest]) (*connect.Response[nogginv1.SnapshotResponse], error) {
-	st, err := s.open("snapshot", req.Msg.GetLocation())
+func (s *service) Snapshot(ctx context.Context, req *connect.Request[nogginv1.SnapshotRequest]) (*connect.Response[nogginv1.SnapshotResponse], error) {
+	st, err := s.open(ctx, "snapshot", req.Msg.GetLocation())
 	if err != nil {
 		return nil, err
 	}
-	doc, err := st.Load()
+	doc, err := st.Load(ctx)
 	if err != nil {
 		return nil, toConnectError("snapshot", err)
 	}
@@ -318,7 +322,7 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 		return connect.NewError(connect.CodeUnavailable, errors.New("server is shutting down"))
 	}
 	defer s.watches.leave()
-	st, err := s.open("watch", req.Msg.GetLocation())
+	st, err := s.open(ctx, "watch", req.Msg.GetLocation())
 	if err != nil {
 		return err
 	}
@@ -333,7 +337,7 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 			}
 		}()
 	}()
-	doc, err := st.Load()
+	doc, err := st.Load(ctx)
 	if err != nil {
 		return toConnectError("watch", err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"sync"
 
 	"github.com/noggin-go/noggin/core/noggin"
@@ -81,7 +82,7 @@ func (c *showCache) document(st noggin.Store, doc *noggin.Document) *nogginv1.Do
 	if e == nil || e.doc != doc {
 		// Only move the entry forward: a lagging watcher's older document
 		// must not evict the current one.
-		cur, err := st.Load()
+		cur, err := st.Load(context.Background()) // the cache's own look, not the caller's
 		if err != nil || cur != doc {
 			return p
 		}

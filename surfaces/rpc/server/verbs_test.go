@@ -128,7 +128,7 @@ func runDirect(eng *noggin.Engine, root, loc string, s step) (any, error) {
 	if _, ok := s.opts.(providersStep); ok {
 		return store.Providers(opts), nil
 	}
-	st, err := store.Open(loc, opts)
+	st, err := store.Open(context.Background(), loc, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -136,33 +136,33 @@ func runDirect(eng *noggin.Engine, root, loc string, s step) (any, error) {
 	case whereStep:
 		return st.Describe(), nil
 	case copySelfStep:
-		return eng.Copy(st, st)
+		return eng.Copy(context.Background(), st, st)
 	case copyToStep:
-		dst, err := store.Open(o.dest, opts)
+		dst, err := store.Open(context.Background(), o.dest, opts)
 		if err != nil {
 			return nil, err
 		}
-		return eng.Copy(st, dst)
+		return eng.Copy(context.Background(), st, dst)
 	case noggin.ShowOpts:
-		return eng.Show(st, o)
+		return eng.Show(context.Background(), st, o)
 	case noggin.PushOpts:
-		return eng.Push(st, o)
+		return eng.Push(context.Background(), st, o)
 	case noggin.AddOpts:
-		return eng.Add(st, o)
+		return eng.Add(context.Background(), st, o)
 	case noggin.MoveOpts:
-		return eng.Move(st, o)
+		return eng.Move(context.Background(), st, o)
 	case noggin.GotoOpts:
-		return eng.Goto(st, o)
+		return eng.Goto(context.Background(), st, o)
 	case noggin.DoneOpts:
-		return eng.Done(st, o)
+		return eng.Done(context.Background(), st, o)
 	case noggin.PopOpts:
-		return eng.Pop(st, o)
+		return eng.Pop(context.Background(), st, o)
 	case noggin.EditOpts:
-		return eng.Edit(st, o)
+		return eng.Edit(context.Background(), st, o)
 	case noggin.NoteOpts:
-		return eng.Note(st, o)
+		return eng.Note(context.Background(), st, o)
 	case noggin.DeleteOpts:
-		return eng.Delete(st, o)
+		return eng.Delete(context.Background(), st, o)
 	}
 	panic("unknown step")
 }
@@ -208,11 +208,11 @@ func TestEveryVerbMatchesEngine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := store.Open(loc, store.Options{Root: directRoot})
+			st, err := store.Open(context.Background(), loc, store.Options{Root: directRoot})
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc, _ := st.Load()
+			doc, _ := st.Load(context.Background())
 			if !proto.Equal(convert.DocumentToProto(snap), convert.DocumentToProto(doc)) || !noggin.Equal(snap, doc) {
 				t.Fatalf("snapshot differs:\n%v\n%v", convert.DocumentToProto(snap), convert.DocumentToProto(doc))
 			}
@@ -242,11 +242,11 @@ func TestShowSeesExternalChange(t *testing.T) {
 			t.Fatalf("show: %+v %v", v, err)
 		}
 	}
-	other, err := store.Open(filepath.Join(ts.root, loc), store.Options{})
+	other, err := store.Open(context.Background(), filepath.Join(ts.root, loc), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := testEngine(t).Edit(other, noggin.EditOpts{Path: "/1", Title: ptr("two")}); err != nil {
+	if _, err := testEngine(t).Edit(context.Background(), other, noggin.EditOpts{Path: "/1", Title: ptr("two")}); err != nil {
 		t.Fatal(err)
 	}
 	if v, err := c.Show(ctx, loc, noggin.ShowOpts{Path: "/1"}); err != nil || v.Items[0].Title != "two" {

@@ -22,11 +22,11 @@ func TestHelperWriter(t *testing.T) {
 	if file == "" {
 		t.Skip("helper process only")
 	}
-	st, err := store.Open(file, store.Options{})
+	st, err := store.Open(context.Background(), file, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := testEngine(t).Push(st, noggin.PushOpts{Title: os.Getenv("NOGGIN_RPC_HELPER_TITLE")}); err != nil {
+	if _, err := testEngine(t).Push(context.Background(), st, noggin.PushOpts{Title: os.Getenv("NOGGIN_RPC_HELPER_TITLE")}); err != nil {
 		t.Fatal(err)
 	}
 }

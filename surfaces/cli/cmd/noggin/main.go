@@ -8,8 +8,11 @@
 package main
 
 import (
+	"context"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/noggin-go/noggin/surfaces/cli/internal/app"
 )
@@ -22,5 +25,10 @@ func main() {
 		debug.SetGCPercent(-1)
 		debug.SetMemoryLimit(512 << 20)
 	}
-	os.Exit(app.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+	// Ctrl-C (or a TERM) while the verb waits for the noggin's lock stops
+	// it with nothing written; once the write has begun it completes.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := app.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"github.com/noggin-go/noggin/core/gen"
 	"io"
@@ -30,7 +31,7 @@ func BenchmarkMain(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				if code := Main(argv, io.Discard, io.Discard, getenv); code != 0 {
+				if code := Main(context.Background(), argv, io.Discard, io.Discard, getenv); code != 0 {
 					b.Fatalf("exit %d", code)
 				}
 			}

@@ -5,6 +5,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"slices"
 
@@ -16,13 +17,15 @@ import (
 
 // Main runs noggin with argv (without the program name), writing to stdout
 // and stderr and reading the environment through getenv. It returns the
-// process exit code.
-func Main(argv []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	r := &runner{stdout: stdout, stderr: stderr, getenv: getenv}
+// process exit code. When ctx is done (Ctrl-C) before the verb has begun
+// writing, it stops with the cancelled error (exit 130), nothing written.
+func Main(ctx context.Context, argv []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	r := &runner{ctx: ctx, stdout: stdout, stderr: stderr, getenv: getenv}
 	return r.run(argv)
 }
 
 type runner struct {
+	ctx            context.Context
 	stdout, stderr io.Writer
 	getenv         func(string) string
 
@@ -91,7 +94,7 @@ func (r *runner) run(argv []string) int {
 		Opener:          store.Opener{Options: store.Options{MapFiles: true}},
 		DefaultLocation: func() string { return store.Resolve("", r.getenv) },
 	}
-	return r.out(runner.Run(requestOf(a)), f.WithNotes)
+	return r.out(runner.Run(r.ctx, requestOf(a)), f.WithNotes)
 }
 
 // isVerb reports whether name is a verb core runs.
@@ -193,7 +196,7 @@ func (r *runner) human(b *bytes.Buffer, res request.Result, withNotes bool) {
 	case *noggin.DeleteResult:
 		empty := false
 		if d.View == nil {
-			doc, err := res.Store.Load()
+			doc, err := res.Store.Load(r.ctx)
 			empty = err == nil && len(doc.Items) == 0
 		}
 		RenderDelete(b, d, empty)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestMainInProcess(t *testing.T) {
 			argv = strings.Split(tt.argv, "|")
 		}
 		var stdout, stderr bytes.Buffer
-		code := Main(argv, &stdout, &stderr, getenv)
+		code := Main(context.Background(), argv, &stdout, &stderr, getenv)
 		if code != tt.code {
 			t.Errorf("%q: exit %d, want %d (stderr %q)", argv, code, tt.code, stderr.String())
 		}

@@ -86,7 +86,7 @@ func BenchmarkHandler(b *testing.B) {
 		} {
 			b.Run(fmt.Sprintf("%s/%dk", c.tool, n/1000), func(b *testing.B) {
 				for b.Loop() {
-					if env := h.Call(c.tool, []byte(c.args)); !env.OK() {
+					if env := h.Call(context.Background(), c.tool, []byte(c.args)); !env.OK() {
 						b.Fatal(env.Message())
 					}
 				}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func FuzzCall(f *testing.F) {
 	f.Fuzz(func(t *testing.T, tool, args string) {
 		args = strings.ReplaceAll(args, "$N", jsonInner(file))
 		args = strings.ReplaceAll(args, "$D", jsonInner(dir))
-		env := h.Call(tool, json.RawMessage(args))
+		env := h.Call(context.Background(), tool, json.RawMessage(args))
 		text := env.Text()
 		var v struct {
 			Status string `json:"status"`

@@ -112,8 +112,8 @@ func (h *Handler) Server() *mcp.Server {
 	return srv
 }
 
-func (h *Handler) toolHandler(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return Result(h.Call(req.Params.Name, req.Params.Arguments)), nil
+func (h *Handler) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return Result(h.Call(ctx, req.Params.Name, req.Params.Arguments)), nil
 }
 
 // Result turns an envelope into a tool result: the canonical envelope text
@@ -135,6 +135,6 @@ func VerbOf(tool string) string { return request.VerbOf(tool) }
 // Call runs one tool call and returns its envelope: core decodes the
 // arguments, checks them and runs the verb. It never panics: an unexpected
 // panic becomes a noggin-error envelope (and is logged).
-func (h *Handler) Call(tool string, raw json.RawMessage) envelope.Envelope {
-	return h.runner.RunJSON(tool, raw).Envelope
+func (h *Handler) Call(ctx context.Context, tool string, raw json.RawMessage) envelope.Envelope {
+	return h.runner.RunJSON(ctx, tool, raw).Envelope
 }
