@@ -7,4 +7,4 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 )
 
-require golang.org/x/sys v0.50.0 // indirect
+require golang.org/x/sys v0.50.0

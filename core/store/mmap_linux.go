@@ -8,6 +8,15 @@ import (
 // mapFile maps the first size bytes of f read-only (populated at once, so
 // page-cache pages are not faulted in one by one). ok is false if the file
 // is empty or cannot be mapped; the caller then reads it.
+//
+// What it buys a one-shot process (the CLI's `show --json`, whole process,
+// median of 21 runs on this 2-core machine, 2026-12-03): 15.2 ms instead of
+// 18.3 ms on a 10k-item noggin (4 MB), 112 ms instead of 128 ms on 100k
+// items (41 MB), at the same peak RSS; in a warm process (BenchmarkLoadCold)
+// the time is the same and the heap holds half as much (51 MB instead of
+// 97 MB at 100k), because the parsed strings point into the mapping
+// instead of a copy of the file. The price is the fault guard (guard in
+// file.go) for a file truncated by another process while mapped.
 func mapFile(f *os.File, size int) (b []byte, ok bool) {
 	if size <= 0 {
 		return nil, false
