@@ -154,4 +154,3 @@ func BenchmarkScanBaseline(b *testing.B) {
 		})
 	}
 }
-

@@ -99,7 +99,6 @@ func EncodeYAML(doc *noggin.Document) []byte {
 	return b[:len(b):len(b)]
 }
 
-
 // ItemCache makes repeated YAML encodings of successive versions of one
 // document cheap: documents are never modified once built, and Apply keeps
 // every unchanged item as the same *Item, so the bytes of an item encoded

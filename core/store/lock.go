@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/noggin-go/noggin/core/jstext"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -14,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/noggin-go/noggin/core/jstext"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )

@@ -1,0 +1,232 @@
+package store
+
+// Writing a noggin file: the locked read-plan-write cycle, the atomic
+// replacement of the file, and the cleanup of what dead writers left.
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// Update plans on the cached document, then under the in-process mutex and
+// the cross-process lock re-reads the file, re-plans, applies and writes.
+func (s *fileStore) Update(ctx context.Context, plan func(doc *noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+	if err := noggin.Cancelled(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	doc, err := s.refreshLocked(false)
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	ops, err := plan(doc)
+	if err != nil {
+		return nil, err
+	}
+	if len(ops) == 0 {
+		return doc, nil
+	}
+
+	if err := s.wmu.take(ctx); err != nil {
+		return nil, err
+	}
+	defer s.wmu.give()
+	// Our divergence: missing parent directories are created first.
+	if dir := path.Dir(filepath.ToSlash(s.name)); dir != "." && dir != "/" {
+		if _, err := s.fsy.Stat(dir); err != nil {
+			// Do not leave directories behind for a write that would fail
+			// anyway (the document of a missing directory is the empty one).
+			if _, err := noggin.Apply(doc, ops); err != nil {
+				return nil, err
+			}
+			if err := s.fsy.MkdirAll(dir, 0o777); err != nil {
+				return nil, s.writeErr(err)
+			}
+		}
+	}
+	release, err := acquireLock(ctx, s.fsy, s.name, s.shown, s.timeout)
+	if err != nil {
+		return nil, s.writeErr(err)
+	}
+	defer release()
+
+	// Re-read under the lock: the ops apply to the file as it is now.
+	st, err := s.stat()
+	if err != nil {
+		if e := s.refused(err); e != nil {
+			return nil, e
+		}
+	}
+	s.mu.Lock()
+	fresh, loaded := s.doc, s.loaded
+	var raw []byte
+	if loaded {
+		raw = s.cachedRawLocked()
+	}
+	s.mu.Unlock()
+	if !loaded || !s.sameFile(raw, &s.wscratch) {
+		if raw, fresh, err = s.load(); err != nil {
+			return nil, err
+		}
+	}
+	if fresh != doc { // the file changed since the first plan: plan again
+		if ops, err = plan(fresh); err != nil {
+			return nil, err
+		}
+	}
+	if len(ops) == 0 {
+		s.mu.Lock()
+		s.replaceLocked(fresh, raw, st, time.Now())
+		s.mu.Unlock()
+		return fresh, nil
+	}
+	next, err := noggin.Apply(fresh, ops)
+	if err != nil {
+		return nil, err
+	}
+	// The last moment to give up: from here the write completes.
+	if err := noggin.Cancelled(ctx); err != nil {
+		return nil, err
+	}
+	s.removeStaleTemps()
+	// A one-shot process (MapFiles) streams the encoding and never needs
+	// the bytes again; a long-lived store keeps them, because the next
+	// write compares the file with them under the lock (encoding the
+	// document a second time would double the cost of every write).
+	var out []byte
+	switch {
+	case s.mapFiles:
+	case s.jsonFile:
+		out = codec.EncodeJSON(next)
+	default:
+		out = s.items.EncodeYAML(next) // re-encodes only changed items
+	}
+	if err := s.writeAtomic(next, out); err != nil {
+		return nil, s.writeErr(err)
+	}
+	st, _ = s.stat()
+	s.mu.Lock()
+	s.failErr = nil
+	s.replaceLocked(next, out, st, time.Now())
+	s.rawDoc = out == nil // else the file is encode(next), rebuilt on demand
+	s.mu.Unlock()
+	return next, nil
+}
+
+func (s *fileStore) writeErr(err error) error {
+	if e := s.refused(err); e != nil {
+		return e
+	}
+	return writeError(err, s.base)
+}
+
+// writeAtomic writes data, or if it is nil doc encoded as the file's
+// format and streamed (no document-sized buffer), to
+// <file>.tmp-<pid>-<epoch-ms>, fsyncs it,
+// renames it over the file and fsyncs the directory. The temp file is
+// removed on failure.
+func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (err error) {
+	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
+	f, err := s.fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = s.fsy.Remove(tmp)
+		}
+	}()
+	switch {
+	case data != nil:
+		_, err = f.Write(data)
+	case s.jsonFile:
+		err = codec.WriteJSON(f, doc)
+	default:
+		err = codec.WriteYAML(f, doc)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	for attempt := 1; ; attempt++ {
+		err = s.fsy.Rename(tmp, s.name)
+		if err == nil || attempt == 6 || !(errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EACCES)) {
+			break
+		}
+		time.Sleep(time.Duration(5+rand.IntN(15)) * time.Millisecond)
+	}
+	if err != nil {
+		return err
+	}
+	if d, derr := s.fsy.Open(s.dir()); derr == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}
+
+// dir is the directory holding the file, as an fsys name.
+func (s *fileStore) dir() string {
+	return filepath.FromSlash(path.Dir(filepath.ToSlash(s.name)))
+}
+
+// removeStaleTemps deletes what writers that died left behind: temporary
+// files of this noggin (<file>.tmp-<pid>-<ms>, of dead pids or of this
+// process, which is not writing one now) and temporary lock directories
+// (<file>.lock.tmp-<pid>-<n>, of dead pids). Called under the lock.
+func (s *fileStore) removeStaleTemps() {
+	d, err := s.fsy.Open(s.dir())
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	_ = d.Close()
+	base := path.Base(filepath.ToSlash(s.name))
+	for _, n := range names {
+		var pid int
+		var isLock bool
+		if rest, ok := strings.CutPrefix(n, base+".tmp-"); ok {
+			pid = tempPid(rest)
+		} else if rest, ok := strings.CutPrefix(n, base+".lock.tmp-"); ok {
+			pid, isLock = tempPid(rest), true
+		}
+		if pid <= 0 {
+			continue
+		}
+		own := pid == os.Getpid()
+		if (own && !isLock) || (!own && !pidAlive(float64(pid))) {
+			_ = s.fsy.RemoveAll(filepath.Join(s.dir(), n))
+		}
+	}
+}
+
+// tempPid parses "<pid>-<digits>" (0 if it does not match).
+func tempPid(rest string) int {
+	pidText, num, ok := strings.Cut(rest, "-")
+	if !ok {
+		return 0
+	}
+	pid, err1 := strconv.Atoi(pidText)
+	_, err2 := strconv.ParseUint(num, 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return pid
+}
