@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
 var benchSizes = []int{1000, 10000, 100000}
@@ -17,7 +17,7 @@ var benchSizes = []int{1000, 10000, 100000}
 // the heap collected) before timing, so that the measured code does not
 // pay for marking the harness's data.
 func benchText(n int, json bool) []byte {
-	doc := gen.Doc(n, 1)
+	doc := sampledoc.Doc(n, 1)
 	var text []byte
 	if json {
 		text = EncodeJSON(doc)
@@ -31,7 +31,7 @@ func benchText(n int, json bool) []byte {
 // benchDoc returns the generated document of n items and the size of its
 // text in the given encoding.
 func benchDoc(n int, json bool) (*noggin.Document, int) {
-	doc := gen.Doc(n, 1)
+	doc := sampledoc.Doc(n, 1)
 	size := len(EncodeYAML(doc))
 	if json {
 		size = len(EncodeJSON(doc))

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
 // The two example documents of spec/data-model.md load and save back
@@ -324,7 +324,7 @@ func TestAppendReusesBuffer(t *testing.T) {
 // WriteYAML/WriteJSON stream exactly EncodeYAML/EncodeJSON, across many
 // flushes, and report the writer's error.
 func TestWriteStreams(t *testing.T) {
-	doc := gen.Doc(2000, 8)
+	doc := sampledoc.Doc(2000, 8)
 	var y, j bytes.Buffer
 	if err := WriteYAML(&y, doc); err != nil {
 		t.Fatal(err)
@@ -349,7 +349,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 
 // The encoders' results expose no spare (uninitialised) capacity.
 func TestEncodeResultCapacity(t *testing.T) {
-	doc := gen.Doc(50, 1)
+	doc := sampledoc.Doc(50, 1)
 	for _, b := range [][]byte{EncodeYAML(doc), EncodeJSON(doc), EncodeYAML(noggin.NewDocument())} {
 		if cap(b) != len(b) {
 			t.Fatalf("cap %d, len %d", cap(b), len(b))

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
 // checkFastAgrees decodes text with the fast reader and, when it accepts,
@@ -38,7 +38,7 @@ func checkFastAgrees(t testing.TB, text []byte) bool {
 // gives.
 func TestFastAcceptsGenerated(t *testing.T) {
 	for _, n := range []int{0, 1, 10, 1000} {
-		doc := gen.Doc(n, int64(n)+11)
+		doc := sampledoc.Doc(n, int64(n)+11)
 		text := EncodeYAML(doc)
 		if !checkFastAgrees(t, text) {
 			t.Fatalf("n=%d: fast reader gave up on a generated document", n)
@@ -116,7 +116,7 @@ var fastVariants = []string{
 // decoding changes nothing (the store reuses its read buffers).
 func TestDecodeDoesNotRetainInput(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
-	inputs := [][]byte{EncodeYAML(gen.Doc(300, 9)), []byte(specDoc)}
+	inputs := [][]byte{EncodeYAML(sampledoc.Doc(300, 9)), []byte(specDoc)}
 	for _, c := range fastVariants {
 		inputs = append(inputs, []byte(c))
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
 // FuzzLoad: loading never panics; whatever loads saves and loads back to
@@ -27,7 +27,7 @@ func FuzzLoad(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	small := gen.Doc(12, 4)
+	small := sampledoc.Doc(12, 4)
 	f.Add(EncodeYAML(small))
 	f.Add(EncodeJSON(small))
 	f.Fuzz(func(t *testing.T, data []byte) {

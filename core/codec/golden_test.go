@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/gen"
+	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden")
@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden")
 // the writers (or of the generator) shows up here. Regenerate with
 // -update. Each golden also loads back to the document.
 func TestGoldenGenerated(t *testing.T) {
-	doc := gen.Doc(60, 2026)
+	doc := sampledoc.Doc(60, 2026)
 	for _, tc := range []struct {
 		file   string
 		encode func() []byte

@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
 // The item cache must give exactly EncodeYAML's bytes for every version of
 // a document that Apply produces, including changed, moved, removed and
 // added items.
 func TestItemCacheMatchesEncodeYAML(t *testing.T) {
-	doc := gen.Doc(500, 7)
+	doc := sampledoc.Doc(500, 7)
 	var c ItemCache
 	title, done := "renamed: with a colon", true
 	steps := [][]noggin.Op{

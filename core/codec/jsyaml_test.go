@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
 // -jsyaml=<node_modules dir with js-yaml 4.1.0> regenerates
@@ -31,7 +31,7 @@ func jsyamlCases() []*noggin.Document {
 	for i := 0; i < 300; i++ {
 		docs = append(docs, randDoc(r, true))
 	}
-	docs = append(docs, gen.Doc(150, 3))
+	docs = append(docs, sampledoc.Doc(150, 3))
 	// single strings at every level, one document per string
 	for _, s := range append(fragments, singleStrings()...) {
 		d := noggin.NewDocument()

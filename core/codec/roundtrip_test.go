@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
 // fragments are pieces of hostile text: YAML indicators, ambiguous
@@ -243,7 +243,7 @@ func TestRoundTripProperty(t *testing.T) {
 
 func TestRoundTripGenerated(t *testing.T) {
 	for _, n := range []int{0, 1, 100, 2000} {
-		doc := gen.Doc(n, int64(n))
+		doc := sampledoc.Doc(n, int64(n))
 		for _, json := range []bool{false, true} {
 			var back *noggin.Document
 			var err error

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
 // benchStore serves one fixed document: Update plans twice (cached, then
@@ -39,7 +39,7 @@ func benchEngine() *noggin.Engine {
 func BenchmarkShow(b *testing.B) {
 	e := benchEngine()
 	for _, n := range sizes {
-		s := &benchStore{doc: gen.Doc(n, 1)}
+		s := &benchStore{doc: sampledoc.Doc(n, 1)}
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -54,7 +54,7 @@ func BenchmarkShow(b *testing.B) {
 func BenchmarkShowWithDescendantsRoot(b *testing.B) {
 	e := benchEngine()
 	for _, n := range sizes {
-		s := &benchStore{doc: gen.Doc(n, 1)}
+		s := &benchStore{doc: sampledoc.Doc(n, 1)}
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -71,7 +71,7 @@ func BenchmarkShowWithDescendantsRoot(b *testing.B) {
 func BenchmarkPush(b *testing.B) {
 	e := benchEngine()
 	for _, n := range sizes {
-		s := &benchStore{doc: gen.Doc(n, 1)}
+		s := &benchStore{doc: sampledoc.Doc(n, 1)}
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -107,7 +107,7 @@ func (s *coldStore) Update(ctx context.Context, plan func(*noggin.Document) ([]n
 func BenchmarkShowCold(b *testing.B) {
 	e := benchEngine()
 	for _, n := range sizes {
-		s := &coldStore{benchStore{doc: gen.Doc(n, 1)}}
+		s := &coldStore{benchStore{doc: sampledoc.Doc(n, 1)}}
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -122,7 +122,7 @@ func BenchmarkShowCold(b *testing.B) {
 func BenchmarkPushCold(b *testing.B) {
 	e := benchEngine()
 	for _, n := range sizes {
-		s := &coldStore{benchStore{doc: gen.Doc(n, 1)}}
+		s := &coldStore{benchStore{doc: sampledoc.Doc(n, 1)}}
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -136,7 +136,7 @@ func BenchmarkPushCold(b *testing.B) {
 
 func BenchmarkApplyAdd(b *testing.B) {
 	for _, n := range sizes {
-		doc := gen.Doc(n, 1)
+		doc := sampledoc.Doc(n, 1)
 		ts := "2026-06-16T18:46:44.000Z"
 		ops := []noggin.Op{
 			{Type: noggin.OpAdd, Item: &noggin.Item{Key: "bench-new", Title: "x", CreatedAt: &ts}, ParentKey: doc.Active, AtEnd: true},
@@ -158,7 +158,7 @@ func BenchmarkApplyAdd(b *testing.B) {
 // and an update against an unshared copy (same shape, no shared items).
 func BenchmarkDiff(b *testing.B) {
 	for _, n := range sizes {
-		doc := gen.Doc(n, 1)
+		doc := sampledoc.Doc(n, 1)
 		last := doc.Items[len(doc.Items)-1]
 		cases := []struct {
 			name string
@@ -168,7 +168,7 @@ func BenchmarkDiff(b *testing.B) {
 			{"note", doc, []noggin.Op{{Type: noggin.OpNote, Key: doc.Items[n/2].Key, Note: &noggin.Note{Text: "x"}}}},
 			{"append", doc, []noggin.Op{{Type: noggin.OpAdd, Item: &noggin.Item{Key: "bench-new"}, AtEnd: true}}},
 			{"move", doc, []noggin.Op{{Type: noggin.OpMove, Key: last.Key, Position: 0}}},
-			{"note-unshared", gen.Doc(n, 1), []noggin.Op{{Type: noggin.OpNote, Key: doc.Items[n/2].Key, Note: &noggin.Note{Text: "x"}}}},
+			{"note-unshared", sampledoc.Doc(n, 1), []noggin.Op{{Type: noggin.OpNote, Key: doc.Items[n/2].Key, Note: &noggin.Note{Text: "x"}}}},
 		}
 		for _, c := range cases {
 			next, err := noggin.Apply(doc, c.ops)

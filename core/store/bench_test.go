@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/noggin-go/noggin/core/codec"
-	"github.com/noggin-go/noggin/core/gen"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
 // benchFile writes a generated document of n items to a fresh file whose
@@ -18,7 +18,7 @@ import (
 func benchFile(b *testing.B, n int) string {
 	b.Helper()
 	p := filepath.Join(b.TempDir(), "bench.yaml")
-	if err := os.WriteFile(p, codec.EncodeYAML(gen.Doc(n, 1)), 0o666); err != nil {
+	if err := os.WriteFile(p, codec.EncodeYAML(sampledoc.Doc(n, 1)), 0o666); err != nil {
 		b.Fatal(err)
 	}
 	old := time.Now().Add(-time.Hour)

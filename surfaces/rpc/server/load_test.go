@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/noggin-go/noggin/core/codec"
-	"github.com/noggin-go/noggin/core/gen"
+	"github.com/noggin-go/noggin/core/sampledoc"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -137,7 +137,7 @@ func BenchmarkRPC(b *testing.B) {
 func benchVerb(b *testing.B, verb string, n int) {
 	ts := startServer(b, "")
 	name := fmt.Sprintf("gen-%d.yaml", n)
-	doc := gen.Doc(n, 1)
+	doc := sampledoc.Doc(n, 1)
 	if err := os.WriteFile(filepath.Join(ts.root, name), codec.EncodeYAML(doc), 0o644); err != nil {
 		b.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
-	"github.com/noggin-go/noggin/core/gen"
+	"github.com/noggin-go/noggin/core/sampledoc"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,7 +15,7 @@ import (
 // BenchmarkMain runs whole CLI invocations in-process on a 10k-item noggin
 // (the file is restored before every push).
 func BenchmarkMain(b *testing.B) {
-	raw := codec.EncodeYAML(gen.Doc(10000, 1))
+	raw := codec.EncodeYAML(sampledoc.Doc(10000, 1))
 	file := filepath.Join(b.TempDir(), "n.yaml")
 	getenv := func(k string) string {
 		if k == "NOGGIN" {

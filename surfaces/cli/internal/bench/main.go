@@ -8,7 +8,7 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/noggin-go/noggin/core/gen"
+	"github.com/noggin-go/noggin/core/sampledoc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,7 +77,7 @@ func run(runs int) error {
 	slices.Sort(bw)
 	slices.Sort(bc)
 	for _, n := range sizes {
-		base := codec.EncodeYAML(gen.Doc(n, 1))
+		base := codec.EncodeYAML(sampledoc.Doc(n, 1))
 		file := filepath.Join(dir, fmt.Sprintf("n%d.yaml", n))
 		for _, v := range verbs {
 			var times, cpus []time.Duration

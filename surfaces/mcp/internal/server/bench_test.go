@@ -3,7 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
-	"github.com/noggin-go/noggin/core/gen"
+	"github.com/noggin-go/noggin/core/sampledoc"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,7 +22,7 @@ func BenchmarkStdio(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		dir := b.TempDir()
 		file := filepath.Join(dir, "n.yaml")
-		if err := os.WriteFile(file, codec.EncodeYAML(gen.Doc(n, 1)), 0o644); err != nil {
+		if err := os.WriteFile(file, codec.EncodeYAML(sampledoc.Doc(n, 1)), 0o644); err != nil {
 			b.Fatal(err)
 		}
 		for _, c := range []struct {
@@ -73,7 +73,7 @@ func BenchmarkHandler(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		dir := b.TempDir()
 		file := filepath.Join(dir, "n.yaml")
-		if err := os.WriteFile(file, codec.EncodeYAML(gen.Doc(n, 1)), 0o644); err != nil {
+		if err := os.WriteFile(file, codec.EncodeYAML(sampledoc.Doc(n, 1)), 0o644); err != nil {
 			b.Fatal(err)
 		}
 		h := NewHandler(Config{Engine: testEngine(b)})

@@ -1,10 +1,10 @@
-// Package gen generates realistic noggin documents for benchmarks and
+// Package sampledoc generates realistic noggin documents for benchmarks and
 // property tests: a forest of depth up to 6 with fan-out 3–10, about 30 %
 // of the items done, 0–3 notes per item (a done item's last note is its
 // close note), titles and notes made of ordinary words (sometimes with
 // punctuation that needs YAML quoting, multi-line notes and long lines).
 // The result depends only on n and seed.
-package gen
+package sampledoc
 
 import (
 	"fmt"
