@@ -8,12 +8,12 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/noggin-go/noggin/surfaces/mcp/internal/server"
+	"github.com/noggin-go/noggin/surfaces/mcp/internal/app"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := server.Main(ctx, server.Env{
+	code := app.Main(ctx, app.Env{
 		Args:   os.Args[1:],
 		Getenv: os.Getenv,
 		Stdin:  os.Stdin,

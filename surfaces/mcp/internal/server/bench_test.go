@@ -3,14 +3,16 @@ package server
 import (
 	"context"
 	"fmt"
-	"github.com/noggin-go/noggin/core/sampledoc"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/noggin-go/noggin/core/sampledoc"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/noggin-go/noggin/core/codec"
 )
 

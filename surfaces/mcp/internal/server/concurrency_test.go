@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/store"
 )

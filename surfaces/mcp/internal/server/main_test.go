@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 )

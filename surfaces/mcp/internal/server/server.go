@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/noggin-go/noggin/core/envelope"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"

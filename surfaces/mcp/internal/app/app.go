@@ -1,9 +1,10 @@
-package server
+// Package app is the noggin-mcp binary: its command line, logging, and the
+// stdio and streamable-HTTP transports it serves the tools of package
+// server on. cmd/noggin-mcp only calls Main.
+package app
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,15 +12,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
+	"github.com/noggin-go/noggin/surfaces/mcp/internal/server"
 )
 
 // Env is what Main needs from the process.
@@ -62,7 +62,7 @@ func Main(ctx context.Context, env Env) int {
 		return 2
 	}
 	if *version {
-		fmt.Fprintf(env.Stdout, "%s %s\n", Name, Version)
+		fmt.Fprintf(env.Stdout, "%s %s\n", server.Name, server.Version)
 		return 0
 	}
 	if fs.NArg() > 0 {
@@ -100,13 +100,11 @@ func Main(ctx context.Context, env Env) int {
 		}
 		opts.Root = abs
 	}
-	h := NewHandler(Config{Engine: eng, Store: opts, Logger: log})
+	h := server.NewHandler(server.Config{Engine: eng, Store: opts, Logger: log})
 
 	if *httpAddr == "" {
 		// End of input lets in-flight calls answer first (see drainTransport).
-		in, out := guardStdio(env.Stdin, env.Stdout)
-		t := &drainTransport{Transport: &mcp.IOTransport{Reader: in, Writer: out}, grace: 30 * time.Second}
-		if err := h.Server().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		if err := server.ServeStdio(ctx, h, env.Stdin, env.Stdout); err != nil {
 			log.Error("stdio session ended", "error", err)
 			return 1
 		}
@@ -125,7 +123,7 @@ func Main(ctx context.Context, env Env) int {
 	if env.Ready != nil {
 		env.Ready(ln.Addr().String())
 	}
-	srv := &http.Server{Handler: HTTPHandler(h, log), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: server.HTTPHandler(h, log), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -137,56 +135,6 @@ func Main(ctx context.Context, env Env) int {
 		return 1
 	}
 	return 0
-}
-
-// HTTPHandler serves the tools over streamable HTTP with the SDK's DNS
-// rebinding (localhost) protection and Go's cross-origin protection on.
-func HTTPHandler(h *Handler, log *slog.Logger) http.Handler {
-	srv := h.Server()
-	sh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: log, SessionTimeout: time.Hour})
-	return guardHTTP(http.NewCrossOriginProtection().Handler(sh))
-}
-
-// maxBodyBytes bounds an HTTP request body (a tool call is a few kB).
-const maxBodyBytes = 4 << 20
-
-// guardHTTP applies the MCP specification's transport rules that the layers
-// below leave out: a request whose Origin is another site is 403 on every
-// method (Go's cross-origin protection lets GET through), a request other
-// than initialize without an Mcp-Session-Id is 400, and a body is at most
-// maxBodyBytes (413).
-func guardHTTP(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" {
-			if u, err := url.Parse(o); err != nil || u.Host != r.Host {
-				http.Error(w, "forbidden: cross-origin request", http.StatusForbidden)
-				return
-			}
-		}
-		if (r.Method == http.MethodGet || r.Method == http.MethodDelete) && r.Header.Get("Mcp-Session-Id") == "" {
-			http.Error(w, "bad request: missing Mcp-Session-Id header", http.StatusBadRequest)
-			return
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
-			// Only initialize opens a session; anything else needs its id.
-			body, err := io.ReadAll(r.Body)
-			if err != nil {
-				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-				return
-			}
-			var msg struct {
-				Method string `json:"method"`
-			}
-			if json.Unmarshal(body, &msg) == nil && msg.Method != "initialize" {
-				http.Error(w, "bad request: missing Mcp-Session-Id header", http.StatusBadRequest)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // checkListenAddr refuses non-loopback listen addresses unless allowed.

@@ -1,0 +1,81 @@
+package server
+
+// The transports the tools are served on: stdio (guarded, drained) and
+// streamable HTTP (guarded).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServeStdio serves h over a stdio pair until ctx is done or in ends; at
+// end of input, calls in flight still answer (see drainTransport). A line
+// that is not a valid JSON-RPC message gets its JSON-RPC error and the
+// session goes on (see guardStdio). A clean end is a nil error.
+func ServeStdio(ctx context.Context, h *Handler, in io.Reader, out io.Writer) error {
+	r, w := guardStdio(in, out)
+	t := &drainTransport{Transport: &mcp.IOTransport{Reader: r, Writer: w}, grace: 30 * time.Second}
+	if err := h.Server().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
+// HTTPHandler serves the tools over streamable HTTP with the SDK's DNS
+// rebinding (localhost) protection and Go's cross-origin protection on.
+func HTTPHandler(h *Handler, log *slog.Logger) http.Handler {
+	srv := h.Server()
+	sh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Logger: log, SessionTimeout: time.Hour})
+	return guardHTTP(http.NewCrossOriginProtection().Handler(sh))
+}
+
+// maxBodyBytes bounds an HTTP request body (a tool call is a few kB).
+const maxBodyBytes = 4 << 20
+
+// guardHTTP applies the MCP specification's transport rules that the layers
+// below leave out: a request whose Origin is another site is 403 on every
+// method (Go's cross-origin protection lets GET through), a request other
+// than initialize without an Mcp-Session-Id is 400, and a body is at most
+// maxBodyBytes (413).
+func guardHTTP(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" {
+			if u, err := url.Parse(o); err != nil || u.Host != r.Host {
+				http.Error(w, "forbidden: cross-origin request", http.StatusForbidden)
+				return
+			}
+		}
+		if (r.Method == http.MethodGet || r.Method == http.MethodDelete) && r.Header.Get("Mcp-Session-Id") == "" {
+			http.Error(w, "bad request: missing Mcp-Session-Id header", http.StatusBadRequest)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+			// Only initialize opens a session; anything else needs its id.
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+				return
+			}
+			var msg struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(body, &msg) == nil && msg.Method != "initialize" {
+				http.Error(w, "bad request: missing Mcp-Session-Id header", http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
