@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -45,12 +45,12 @@ func TestRunRefusals(t *testing.T) {
 		{[]string{"serve", "--token", " secret\n", "--root", t.TempDir()}, 2, "must not be blank"},
 	} {
 		var out, errb bytes.Buffer
-		if code := run(tc.args, env, &out, &errb); code != tc.code || !strings.Contains(errb.String(), tc.msg) {
+		if code := Main(context.Background(), tc.args, env, &out, &errb); code != tc.code || !strings.Contains(errb.String(), tc.msg) {
 			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errb.String())
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"help"}, env, &out, &errb); code != 0 || !strings.Contains(out.String(), "127.0.0.1:7777") {
+	if code := Main(context.Background(), []string{"help"}, env, &out, &errb); code != 0 || !strings.Contains(out.String(), "127.0.0.1:7777") {
 		t.Errorf("help: %d %q", code, out.String())
 	}
 }
