@@ -13,7 +13,13 @@ ARGS      ?=
 # The CLI starts hundreds of times a day: leave out urfave/cli's man-page and
 # suggestion code (and debug info) to cut its start-up time.
 CLI_TAGS  := -tags urfave_cli_no_docs,urfave_cli_no_suggest
-CLI_BUILD := $(CLI_TAGS) -trimpath -ldflags '-s -w'
+# Version, commit and build date for --version (core/buildinfo).
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+STAMP     := -X github.com/noggin-go/noggin/core/buildinfo.version=$(VERSION) \
+             -X github.com/noggin-go/noggin/core/buildinfo.commit=$(shell git rev-parse --short=12 HEAD 2>/dev/null) \
+             -X github.com/noggin-go/noggin/core/buildinfo.date=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+CLI_BUILD := $(CLI_TAGS) -trimpath -ldflags "-s -w $(STAMP)"
+SRV_BUILD := -trimpath -ldflags "$(STAMP)"
 
 .PHONY: help
 help: ## list the targets
@@ -23,13 +29,13 @@ help: ## list the targets
 build: ## build noggin, noggin-mcp and noggin-rpc into ./bin
 	@mkdir -p $(BIN)
 	$(GO) build $(CLI_BUILD) -o $(BIN)/noggin ./surfaces/cli/cmd/noggin
-	$(GO) build -o $(BIN)/noggin-mcp ./surfaces/mcp/cmd/noggin-mcp
-	$(GO) build -o $(BIN)/noggin-rpc ./surfaces/rpc/cmd/noggin-rpc
+	$(GO) build $(SRV_BUILD) -o $(BIN)/noggin-mcp ./surfaces/mcp/cmd/noggin-mcp
+	$(GO) build $(SRV_BUILD) -o $(BIN)/noggin-rpc ./surfaces/rpc/cmd/noggin-rpc
 
 .PHONY: install
 install: ## go install the three binaries into $GOBIN (or ~/go/bin)
 	$(GO) install $(CLI_BUILD) ./surfaces/cli/cmd/noggin
-	$(GO) install ./surfaces/mcp/cmd/noggin-mcp ./surfaces/rpc/cmd/noggin-rpc
+	$(GO) install $(SRV_BUILD) ./surfaces/mcp/cmd/noggin-mcp ./surfaces/rpc/cmd/noggin-rpc
 
 .PHONY: run
 run: ## run the CLI on the default store: make run ARGS='push "spike storage"'
@@ -94,6 +100,10 @@ lint: vet lint-proto ## go vet, gofmt and buf lint
 tidy: ## go mod tidy in every module
 	for m in core surfaces/cli surfaces/mcp surfaces/rpc e2e; do (cd $$m && $(GO) mod tidy); done
 
+.PHONY: dist
+dist: ## cross-build the three binaries for linux/macOS/Windows on amd64/arm64 into dist/ (+ SHA256SUMS)
+	bash scripts/dist.sh $(VERSION)
+
 .PHONY: clean
-clean: ## remove ./bin
-	rm -rf $(BIN)
+clean: ## remove ./bin and ./dist
+	rm -rf $(BIN) dist

@@ -59,7 +59,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "noggin")
-	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	// -buildvcs=false: no commit in --version, so the goldens stay fixed.
+	out, err := exec.Command("go", "build", "-buildvcs=false", "-o", binary, ".").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.RemoveAll(dir)

@@ -3,27 +3,17 @@ package app
 import (
 	"bytes"
 	"io"
-	"runtime/debug"
 	"sort"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"github.com/noggin-go/noggin/core/buildinfo"
 )
 
-// Version is the version printed by --version. Release builds set it with
-// -ldflags "-X github.com/noggin-go/noggin/surfaces/cli/internal/app.Version=v1.2.3";
-// otherwise the module version from the build info is used.
-var Version = ""
-
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
+// version is what --version prints after "noggin version" (see
+// core/buildinfo for how release builds set it).
+func version() string { return buildinfo.Get().String() }
 
 // flagDoc documents one flag for help and completion.
 type flagDoc struct {

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/noggin-go/noggin/core/buildinfo"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/mcp/internal/server"
@@ -62,7 +63,7 @@ func Main(ctx context.Context, env Env) int {
 		return 2
 	}
 	if *version {
-		fmt.Fprintf(env.Stdout, "%s %s\n", server.Name, server.Version)
+		fmt.Fprintf(env.Stdout, "%s version %s\n", server.Name, buildinfo.Get())
 		return 0
 	}
 	if fs.NArg() > 0 {

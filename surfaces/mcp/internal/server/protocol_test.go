@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/noggin-go/noggin/core/buildinfo"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 )
@@ -182,7 +183,7 @@ func objectKeys(t *testing.T, raw json.RawMessage) []string {
 func TestInitialize(t *testing.T) {
 	cs := newSession(t, store.Options{})
 	ir := cs.InitializeResult()
-	if ir.ServerInfo.Name != "noggin-mcp" || ir.ServerInfo.Version != "0.9.0" {
+	if ir.ServerInfo.Name != "noggin-mcp" || ir.ServerInfo.Version != buildinfo.Get().Version {
 		t.Errorf("serverInfo = %+v", ir.ServerInfo)
 	}
 	caps, _ := json.Marshal(ir.Capabilities)

@@ -16,17 +16,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/noggin-go/noggin/core/buildinfo"
 	"github.com/noggin-go/noggin/core/envelope"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/core/store"
 )
 
-// Name and Version are the serverInfo of the initialize result.
-const (
-	Name    = "noggin-mcp"
-	Version = "0.9.0"
-)
+// Name is the serverInfo name of the initialize result; its version is
+// the build's (core/buildinfo).
+const Name = "noggin-mcp"
 
 // Config configures a server.
 type Config struct {
@@ -66,7 +65,7 @@ func New(cfg Config) *mcp.Server {
 // Server builds an MCP server on h (several servers may share one handler
 // and therefore one cache).
 func (h *Handler) Server() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &mcp.ServerOptions{
+	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Version: buildinfo.Get().Version}, &mcp.ServerOptions{
 		Instructions: Instructions,
 		Logger:       h.log,
 		// Only tools: no logging, prompts or resources; the tool list is fixed.

@@ -2,44 +2,47 @@ package server
 
 import (
 	"encoding/json"
-	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/noggin-go/noggin/core/request"
 )
 
-// prop is the JSON schema (without its description) and description of
-// one argument.
+// prop is the schema of one argument: its JSON type(s), allowed values
+// and description.
 type prop struct {
-	schema string // JSON object members, e.g. `"type": "string"`
-	desc   string
+	types []string
+	enum  []any
+	desc  string
 }
 
-// props describes every argument core takes in a tool call
-// (spec/mcp.md#shared-property-schemas); titles differ by tool.
+func typ(t ...string) []string { return t }
+
+// props describes every argument core takes in a tool call; descriptions
+// may differ by tool (overrides).
 var props = map[string]prop{
-	"noggin": {`"type": "string"`,
+	"noggin": {typ("string"), nil,
 		"canonical location of the noggin to operate on — e.g. `~/.noggin.yaml`, `./.noggin.yaml`, `/abs/path.yaml`, or `file:///abs/path.yaml`. Required on every tool call."},
-	"path": {`"type": "string"`,
+	"path": {typ("string"), nil,
 		"noggin path: absolute /1/2 (1-based positions from the roots) or relative to the active item (., .., -, +, 2/1, ../3)"},
-	"title":           {`"type": "string"`, "item title (one line)"},
-	"goto":            {`"type": ["string", "boolean"]`, "true = goto the target; string = goto this path after the verb"},
-	"before":          {`"type": "string"`, "place as sibling before this anchor path"},
-	"after":           {`"type": "string"`, "place as sibling after this anchor path"},
-	"into":            {`"type": "string"`, "place as last child of this anchor path"},
-	"force":           {`"type": "boolean"`, "close even if open descendants exist (leaves them open)"},
-	"closeAll":        {`"type": "boolean"`, "cascade-close all open descendants first"},
-	"noChildren":      {`"type": "boolean"`, "omit first-level children of the target"},
-	"withSiblings":    {`"type": "boolean"`, "also include ancestor sibling rows at every depth"},
-	"withDescendants": {`"type": "boolean"`, "expand the target subtree recursively"},
-	"withAll":         {`"type": "boolean"`, "shorthand for withSiblings + withDescendants"},
-	"withNotes":       {`"type": "boolean"`, "accepted for compatibility; no effect (every node in the result already carries its notes)"},
-	"state":           {`"type": "string", "enum": ["done", "open"]`, "set done/open state"},
-	"text":            {`"type": "string"`, "note body (free-form)"},
-	"recursive":       {`"type": "boolean"`, "also delete descendants"},
-	"from":            {`"type": "string"`, "canonical location of the SOURCE noggin (read-only)"},
-	"to":              {`"type": "string"`, "canonical location of the DESTINATION noggin (mutated)"},
+	"title":           {typ("string"), nil, "item title (one line)"},
+	"goto":            {typ("string", "boolean"), nil, "true = goto the target; string = goto this path after the verb"},
+	"before":          {typ("string"), nil, "place as sibling before this anchor path"},
+	"after":           {typ("string"), nil, "place as sibling after this anchor path"},
+	"into":            {typ("string"), nil, "place as last child of this anchor path"},
+	"force":           {typ("boolean"), nil, "close even if open descendants exist (leaves them open)"},
+	"closeAll":        {typ("boolean"), nil, "cascade-close all open descendants first"},
+	"noChildren":      {typ("boolean"), nil, "omit first-level children of the target"},
+	"withSiblings":    {typ("boolean"), nil, "also include ancestor sibling rows at every depth"},
+	"withDescendants": {typ("boolean"), nil, "expand the target subtree recursively"},
+	"withAll":         {typ("boolean"), nil, "shorthand for withSiblings + withDescendants"},
+	"withNotes":       {typ("boolean"), nil, "accepted for compatibility; no effect (every node in the result already carries its notes)"},
+	"state":           {typ("string"), []any{"done", "open"}, "set done/open state"},
+	"text":            {typ("string"), nil, "note body (free-form)"},
+	"recursive":       {typ("boolean"), nil, "also delete descendants"},
+	"from":            {typ("string"), nil, "canonical location of the SOURCE noggin (read-only)"},
+	"to":              {typ("string"), nil, "canonical location of the DESTINATION noggin (mutated)"},
 }
 
 // overrides are per-tool descriptions of an argument.
@@ -47,20 +50,17 @@ var overrides = map[string]string{
 	"noggin_edit.title": "new title (rename)",
 }
 
-// schema renders {"type": "object", "required": [...], "properties": {...},
-// "additionalProperties": false}
-// for a tool: the properties are the arguments core takes for its verb, in
-// core's order (hidden ones left out). required nil omits the key.
-func schema(tool string, required ...string) json.RawMessage {
-	var b strings.Builder
-	b.WriteString(`{"type": "object"`)
-	if required != nil {
-		r, _ := json.Marshal(required)
-		b.WriteString(`, "required": `)
-		b.Write(r)
+// schema is a tool's input schema: an object whose properties are the
+// arguments core takes for its verb, in core's order (hidden ones left
+// out), and nothing else — core refuses any other argument
+// (unknown-argument), and additionalProperties false says so up front.
+func schema(tool string, required ...string) *jsonschema.Schema {
+	s := &jsonschema.Schema{
+		Type:                 "object",
+		Required:             required,
+		Properties:           map[string]*jsonschema.Schema{},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}, // false
 	}
-	b.WriteString(`, "properties": {`)
-	n := 0
 	for _, p := range request.Params(request.VerbOf(tool)) {
 		if p.Hidden {
 			continue
@@ -69,36 +69,19 @@ func schema(tool string, required ...string) json.RawMessage {
 		if !ok {
 			panic("no schema for argument " + p.Name)
 		}
+		ps := &jsonschema.Schema{Description: pr.desc, Enum: pr.enum}
 		if d, ok := overrides[tool+"."+p.Name]; ok {
-			pr.desc = d
+			ps.Description = d
 		}
-		if n > 0 {
-			b.WriteString(", ")
+		if len(pr.types) == 1 {
+			ps.Type = pr.types[0]
+		} else {
+			ps.Types = pr.types
 		}
-		n++
-		name, _ := json.Marshal(p.Name)
-		b.Write(name)
-		b.WriteString(": {")
-		b.WriteString(pr.schema)
-		b.WriteString(`, "description": `)
-		b.Write(marshalNoEscape(pr.desc))
-		b.WriteString("}")
+		s.Properties[p.Name] = ps
+		s.PropertyOrder = append(s.PropertyOrder, p.Name)
 	}
-	// Core refuses any other argument (unknown-argument); say so up front.
-	b.WriteString(`}, "additionalProperties": false}`)
-	raw := json.RawMessage(b.String())
-	if !json.Valid(raw) {
-		panic("invalid schema: " + b.String())
-	}
-	return raw
-}
-
-func marshalNoEscape(s string) []byte {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return []byte(strings.TrimSuffix(b.String(), "\n"))
+	return s
 }
 
 // outputSchema admits every envelope: a success envelope (status "ok",

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/noggin-go/noggin/core/buildinfo"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/rpc/server"
@@ -35,6 +36,7 @@ const usage = `noggin-rpc — the noggin RPC server (Connect, gRPC, gRPC-Web ove
 Usage:
   noggin-rpc serve [flags]
   noggin-rpc help
+  noggin-rpc version      (or --version)
 
 Flags of serve:
   --addr HOST:PORT   listen address (default 127.0.0.1:7777)
@@ -52,6 +54,10 @@ Environment: NOGGIN_RPC_TOKEN, NOGGIN_CLOCK, NOGGIN_KEYS (testing aids, see the 
 func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if args[0] == "version" || args[0] == "--version" {
+		fmt.Fprintf(stdout, "noggin-rpc version %s\n", buildinfo.Get())
 		return 0
 	}
 	if args[0] != "serve" {
