@@ -94,7 +94,11 @@ lint-proto: ## buf lint (STANDARD) over proto/
 	bash surfaces/rpc/scripts/lint.sh
 
 .PHONY: lint
-lint: vet lint-proto ## go vet, gofmt and buf lint
+lint: vet lint-go lint-proto ## go vet and gofmt, golangci-lint, go mod tidy -diff, buf lint
+
+.PHONY: lint-go
+lint-go: ## golangci-lint v2 (.golangci.yml) over every module and go mod tidy -diff
+	bash scripts/lint.sh
 
 .PHONY: tidy
 tidy: ## go mod tidy in every module

@@ -147,7 +147,7 @@ func LooksLikePath(t string) bool { return noggin.LooksLikePath(t) }
 func (c *CLISurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	args, err := CLIArgs(s, st)
 	if err != nil {
-		return &Outcome{Err: fmt.Errorf("not expressible on the CLI: %v", err)}
+		return &Outcome{Err: fmt.Errorf("not expressible on the CLI: %w", err)}
 	}
 	text, err := c.Run(ctx, args)
 	return &Outcome{Text: text, Err: err}
@@ -169,7 +169,7 @@ func (c *CLISurface) Run(ctx context.Context, args []string) ([]byte, error) {
 	if err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
-			return nil, fmt.Errorf("running noggin %q: %v", args, err)
+			return nil, fmt.Errorf("running noggin %q: %w", args, err)
 		}
 		code = ee.ExitCode()
 	}
@@ -186,7 +186,7 @@ func (c *CLISurface) Run(ctx context.Context, args []string) ([]byte, error) {
 	text := out[:len(out)-1]
 	want, err := envelopeExit(text)
 	if err != nil {
-		return nil, fmt.Errorf("noggin %q exited %d: %v: %q", args, code, err, out)
+		return nil, fmt.Errorf("noggin %q exited %d: %w: %q", args, code, err, out)
 	}
 	if want != code {
 		return nil, fmt.Errorf("noggin %q exited %d but the envelope says exitCode %d", args, code, want)
@@ -203,7 +203,7 @@ func envelopeExit(text []byte) (int, error) {
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(text, &env); err != nil {
-		return 0, fmt.Errorf("not JSON: %v", err)
+		return 0, fmt.Errorf("not JSON: %w", err)
 	}
 	switch {
 	case env.Status == "ok" && env.Error == nil:

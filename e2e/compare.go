@@ -112,7 +112,7 @@ func lineDiff(a, b []string) string {
 	var out strings.Builder
 	show := func(prefix, l string) {
 		l = strings.TrimSuffix(l, "\n")
-		out.WriteString("  " + prefix + fmt.Sprintf("%s", visible(l)) + "\n")
+		out.WriteString("  " + prefix + visible(l) + "\n")
 	}
 	ctxStart := max(pre-2, 0)
 	if ctxStart > 0 {

@@ -30,7 +30,6 @@ schemaVersion: 1
 type goldenSurface struct {
 	name string
 	work string
-	scn  *Scenario
 }
 
 func (g *goldenSurface) Name() string { return g.name }

@@ -99,7 +99,7 @@ func buildAll(dir string) {
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				suite.buildErr[s] = fmt.Errorf("go build ./%s: %v\n%s", pkg, err, b)
+				suite.buildErr[s] = fmt.Errorf("go build ./%s: %w\n%s", pkg, err, b)
 				return
 			}
 			suite.bins[s] = out

@@ -26,7 +26,7 @@ func StartMCP(ctx context.Context, bin, dir string, env []string) (*MCPSurface, 
 	defer cancel()
 	session, err := client.Connect(cctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
 	if err != nil {
-		return nil, fmt.Errorf("starting %s: %v", bin, err)
+		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}
 	return &MCPSurface{session: session}, nil
 }
@@ -95,7 +95,7 @@ func ToolArgs(s *Scenario, st *Step) (map[string]any, error) {
 func (m *MCPSurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	name, args, err := MCPCall(s, st)
 	if err != nil {
-		return &Outcome{Err: fmt.Errorf("not expressible on MCP: %v", err)}
+		return &Outcome{Err: fmt.Errorf("not expressible on MCP: %w", err)}
 	}
 	text, err := m.Call(ctx, name, args)
 	return &Outcome{Text: text, Err: err}
@@ -108,7 +108,7 @@ func (m *MCPSurface) Call(ctx context.Context, name string, args map[string]any)
 	defer cancel()
 	res, err := m.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
-		return nil, fmt.Errorf("tools/call %s %v: %v", name, args, err)
+		return nil, fmt.Errorf("tools/call %s %v: %w", name, args, err)
 	}
 	if len(res.Content) != 1 {
 		return nil, fmt.Errorf("tools/call %s: %d content items, want 1", name, len(res.Content))
@@ -120,7 +120,7 @@ func (m *MCPSurface) Call(ctx context.Context, name string, args map[string]any)
 	text := []byte(tc.Text)
 	code, err := envelopeExit(text)
 	if err != nil {
-		return nil, fmt.Errorf("tools/call %s: %v: %q", name, err, text)
+		return nil, fmt.Errorf("tools/call %s: %w: %q", name, err, text)
 	}
 	if res.IsError != (code != 0) {
 		return nil, fmt.Errorf("tools/call %s: isError=%v but the envelope has exitCode %d", name, res.IsError, code)
@@ -128,7 +128,7 @@ func (m *MCPSurface) Call(ctx context.Context, name string, args map[string]any)
 	if res.StructuredContent != nil {
 		sc, err := json.Marshal(res.StructuredContent)
 		if err != nil {
-			return nil, fmt.Errorf("tools/call %s: structured content: %v", name, err)
+			return nil, fmt.Errorf("tools/call %s: structured content: %w", name, err)
 		}
 		var a, b any
 		if json.Unmarshal(sc, &a) != nil || json.Unmarshal(text, &b) != nil || !jsonEqual(a, b) {

@@ -27,14 +27,14 @@ func (r *RPCSurface) Name() string { return RPC }
 func (r *RPCSurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	args, err := ToolArgs(s, st)
 	if err != nil {
-		return &Outcome{Err: fmt.Errorf("not expressible on RPC: %v", err)}
+		return &Outcome{Err: fmt.Errorf("not expressible on RPC: %w", err)}
 	}
 	text, err := r.c.Call(ctx, st.Verb, args)
 	if err != nil {
-		return &Outcome{Err: fmt.Errorf("RPC Call failed: %v", err)}
+		return &Outcome{Err: fmt.Errorf("RPC Call failed: %w", err)}
 	}
 	if _, err := envelopeExit(text); err != nil {
-		return &Outcome{Err: fmt.Errorf("RPC Call %s: %v: %q", st.Verb, err, text)}
+		return &Outcome{Err: fmt.Errorf("RPC Call %s: %w: %q", st.Verb, err, text)}
 	}
 	return &Outcome{Text: text}
 }

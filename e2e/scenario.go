@@ -231,7 +231,7 @@ func ParseStep(line string) (*Step, error) {
 			if strings.HasPrefix(rest, `"`) {
 				q, err := strconv.QuotedPrefix(rest)
 				if err != nil {
-					return nil, fmt.Errorf("bad quoted value at %q in %q: %v", rest, line, err)
+					return nil, fmt.Errorf("bad quoted value at %q in %q: %w", rest, line, err)
 				}
 				o.Val, _ = strconv.Unquote(q)
 				rest = rest[len(q):]
@@ -300,7 +300,7 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 		if h, ok := header(ln); ok {
 			sec, err := parseHeader(h)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %v", name, err)
+				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 			s.Sections = append(s.Sections, sec)
 			cur = sec

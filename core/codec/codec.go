@@ -199,7 +199,8 @@ func wrapParse(kind string, err error) error {
 	if errors.As(err, &pe) {
 		return invalidDoc("failed to parse " + kind + ": " + pe.msg)
 	}
-	if ne, ok := err.(*noggin.Error); ok {
+	var ne *noggin.Error
+	if errors.As(err, &ne) {
 		return ne
 	}
 	return invalidDoc("failed to parse " + kind + ": " + err.Error())

@@ -55,7 +55,7 @@ func (p *fastParser) since(st int) string {
 	if len(p.arena) == st {
 		return ""
 	}
-	return unsafe.String(&p.arena[st], len(p.arena)-st)
+	return unsafe.String(&p.arena[st], len(p.arena)-st) //nolint:gosec // the arena is append-only: bytes once written never change
 }
 
 // keep copies v into the arena.
@@ -145,7 +145,8 @@ func decodeFast(data []byte) (doc *noggin.Document, ok bool) {
 			doc, ok = nil, false
 		}
 	}()
-	p := &fastParser{s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, 1<<20)}
+	p := &fastParser{ //nolint:gosec // data is never modified while the document lives (a read-only mapping or a buffer owned by the store)
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, 1<<20)}
 	return p.document(), true
 }
 
@@ -212,7 +213,7 @@ func (p *fastParser) document() *noggin.Document {
 	return doc
 }
 
-// item field identifiers (bit positions for duplicate detection)
+// Item field identifiers (bit positions for duplicate detection).
 const (
 	iKey = iota
 	iParentKey

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"errors"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -128,7 +129,7 @@ func (p *jsonParser) number() (any, error) {
 	}
 	f, err := strconv.ParseFloat(p.s[st:p.i], 64)
 	if err != nil {
-		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+		if !errors.Is(err, strconv.ErrRange) {
 			return nil, parseErrorf("invalid number at position %d", st)
 		}
 	}

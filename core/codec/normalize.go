@@ -1,9 +1,10 @@
 package codec
 
 import (
+	"slices"
+
 	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
-	"slices"
 )
 
 // Field names of the model.

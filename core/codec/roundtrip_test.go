@@ -307,13 +307,3 @@ func deepDiff(path string, a, b reflect.Value) string {
 	}
 	return ""
 }
-
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < len(al) && i < len(bl); i++ {
-		if al[i] != bl[i] {
-			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, al[i], bl[i])
-		}
-	}
-	return fmt.Sprintf("lengths %d vs %d", len(al), len(bl))
-}

@@ -2,12 +2,14 @@ package codec
 
 import (
 	"cmp"
-	"github.com/noggin-go/noggin/core/jstext"
+	"errors"
 	"math"
 	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/noggin-go/noggin/core/jstext"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -271,7 +273,7 @@ func yamlFloatValue(s string) string {
 	}
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil {
-		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+		if !errors.Is(err, strconv.ErrRange) {
 			return "NaN"
 		}
 	}

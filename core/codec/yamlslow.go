@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/noggin-go/noggin/core/jstext"
 	"io"
 	"strings"
 
-	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/jstext"
+
 	"go.yaml.in/yaml/v3"
+
+	"github.com/noggin-go/noggin/core/noggin"
 )
 
 // parseError is a parser failure; DecodeYAML/DecodeJSON turn it into an

@@ -362,7 +362,7 @@ func utf16Len(r rune) int {
 	return 1
 }
 
-// byte classes for the ASCII fast paths
+// Byte classes for the ASCII fast paths.
 const (
 	clPlain   = iota // printable ASCII, no special role
 	clSpecial        // ' ', '#', ':'
@@ -681,7 +681,7 @@ var foldScratch = sync.Pool{New: func() any { b := make([]byte, 0, 512); return 
 func appendFolded(b []byte, s string, width, indent int) []byte {
 	sc := foldScratch.Get().(*[]byte)
 	f := appendFoldString((*sc)[:0], s, width)
-	b = appendIndented(b, unsafe.String(unsafe.SliceData(f), len(f)), indent)
+	b = appendIndented(b, unsafe.String(unsafe.SliceData(f), len(f)), indent) //nolint:gosec // f is read, not kept, while unchanged
 	*sc = f[:0]
 	foldScratch.Put(sc)
 	return b

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os/exec"
 	"strings"
@@ -66,7 +67,7 @@ func TestNumbers(t *testing.T) {
 	}{
 		{0, "0"}, {-3, "-3"}, {int64(1) << 40, "1099511627776"}, {uint8(7), "7"},
 		{1.0, "1"}, {0.1, "0.1"}, {123.456, "123.456"}, {1e21, "1e+21"}, {1e20, "100000000000000000000"},
-		{1e-7, "1e-7"}, {-0.0, "0"}, {noggin.Number("42"), "42"}, {noggin.Number("1.50"), "1.5"},
+		{1e-7, "1e-7"}, {math.Copysign(0, -1), "0"}, {noggin.Number("42"), "42"}, {noggin.Number("1.50"), "1.5"},
 	}
 	for _, tt := range tests {
 		w := &writer{}

@@ -20,7 +20,7 @@ import (
 	"github.com/noggin-go/noggin/core/store"
 )
 
-// update regenerates the golden envelopes: go test ./envelope -update
+// update regenerates the golden envelopes: go test ./envelope -update.
 var update = flag.Bool("update", false, "rewrite core/testdata/golden from the engine's current output")
 
 const goldenDir = "../testdata/golden"

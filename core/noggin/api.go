@@ -105,31 +105,38 @@ type Goto struct {
 	Path    string
 }
 
-// Options of each verb (spec/verbs.md). Zero values are the defaults.
+// The options of each verb. Zero values are the defaults.
 type (
+	// PushOpts are push's options.
 	PushOpts struct{ Title string }
-	AddOpts  struct {
+	// AddOpts are add's options.
+	AddOpts struct {
 		Title     string
 		Placement *Placement
 		Goto      Goto
 	}
+	// MoveOpts are move's options.
 	MoveOpts struct {
 		Path      string
 		Placement *Placement
 		Goto      Goto
 	}
+	// GotoOpts are goto's options.
 	GotoOpts struct{ Path string }
+	// DoneOpts are done's options.
 	DoneOpts struct {
 		Path            string
 		Force, CloseAll bool
 		Goto            Goto
 	}
+	// PopOpts are pop's options.
 	PopOpts struct {
 		// HasPath is true when any path was passed (pop-no-path).
 		HasPath         bool
 		Force, CloseAll bool
 		Goto            Goto
 	}
+	// EditOpts are edit's options.
 	EditOpts struct {
 		Path string
 		// Done: nil = no state change, true = close, false = reopen.
@@ -139,17 +146,20 @@ type (
 		Force, CloseAll bool
 		Goto            Goto
 	}
+	// ShowOpts are show's options.
 	ShowOpts struct {
 		Path                          string
 		NoChildren                    bool
 		WithSiblings, WithDescendants bool
 		Goto                          Goto
 	}
+	// NoteOpts are note's options.
 	NoteOpts struct {
 		Path string
 		Text string
 		Goto Goto
 	}
+	// DeleteOpts are delete's options.
 	DeleteOpts struct {
 		Path      string
 		Recursive bool

@@ -176,7 +176,8 @@ func Wrap(err error) *Error {
 	if err == nil {
 		return nil
 	}
-	if e, ok := err.(*Error); ok {
+	var e *Error
+	if errors.As(err, &e) {
 		return e
 	}
 	return &Error{Code: CodeNogginError, ExitCode: 1, Message: err.Error(), Literal: true}

@@ -490,7 +490,7 @@ func TestWrittenFileComparedWithItsEncoding(t *testing.T) {
 			}); err != nil || plans != 1 {
 				t.Errorf("Update: %d plans, %v", plans, err)
 			}
-			rewrite(bytes.Replace(b, []byte("k1"), []byte("k9"), -1))
+			rewrite(bytes.ReplaceAll(b, []byte("k1"), []byte("k9")))
 			if doc, err = s.Load(context.Background()); err != nil || !slices.Equal(keysOf(doc), []string{"k9"}) {
 				t.Errorf("changed bytes: Load = %v, %v", doc, err)
 			}

@@ -5,6 +5,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"runtime/debug"
 
@@ -93,7 +94,7 @@ func (s *fileStore) read(allowMap bool) (buf []byte, mapped bool, err error) {
 			n, err = f.Read(buf[len(buf):cap(buf)])
 			buf = buf[:len(buf)+n]
 			if err != nil {
-				if err == io.EOF {
+				if errors.Is(err, io.EOF) {
 					return buf, false, nil
 				}
 				break

@@ -170,7 +170,7 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (err error) {
 		if err == nil || attempt == 6 || !(errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EACCES)) {
 			break
 		}
-		time.Sleep(time.Duration(5+rand.IntN(15)) * time.Millisecond)
+		time.Sleep(time.Duration(5+rand.IntN(15)) * time.Millisecond) //nolint:gosec // retry jitter, not a secret
 	}
 	if err != nil {
 		return err

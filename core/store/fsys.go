@@ -115,7 +115,8 @@ func osMessage(err error, base string) string {
 // writeError turns an unexpected OS error of a write into noggin-error
 // (exit 1, no data), worded like the original's raw errors.
 func writeError(err error, base string) error {
-	if e, ok := err.(*noggin.Error); ok {
+	var e *noggin.Error
+	if errors.As(err, &e) {
 		return e
 	}
 	return noggin.Wrap(errors.New(osMessage(err, base)))

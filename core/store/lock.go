@@ -56,7 +56,7 @@ func acquireLock(ctx context.Context, fsy fsys, name, display string, timeout ti
 			return nil, noggin.NewErrorDetail(noggin.CodeLockTimeout, display)
 		}
 		select {
-		case <-time.After(time.Duration(25+rand.IntN(50)) * time.Millisecond):
+		case <-time.After(time.Duration(25+rand.IntN(50)) * time.Millisecond): //nolint:gosec // retry jitter, not a secret
 		case <-ctx.Done():
 			return nil, noggin.Cancelled(ctx)
 		}

@@ -54,7 +54,7 @@ func main() {
 		}
 		seen[s.name] = true
 		if err := write(*dir, s); err != nil {
-			fatal(fmt.Errorf("%s: %v", s.name, err))
+			fatal(fmt.Errorf("%s: %w", s.name, err))
 		}
 	}
 	// Remove scenario files no longer in the table.

@@ -3,8 +3,6 @@ package server_test
 import (
 	"context"
 	"fmt"
-	"github.com/noggin-go/noggin/core/codec"
-	"github.com/noggin-go/noggin/core/sampledoc"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,6 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/sampledoc"
 
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/surfaces/rpc/client"

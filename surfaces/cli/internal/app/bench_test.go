@@ -3,11 +3,12 @@ package app
 import (
 	"context"
 	"fmt"
-	"github.com/noggin-go/noggin/core/sampledoc"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/noggin-go/noggin/core/sampledoc"
 
 	"github.com/noggin-go/noggin/core/codec"
 )

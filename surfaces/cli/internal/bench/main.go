@@ -8,13 +8,14 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/noggin-go/noggin/core/sampledoc"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/noggin-go/noggin/core/sampledoc"
 
 	"github.com/noggin-go/noggin/core/codec"
 )
@@ -52,11 +53,11 @@ func run(runs int) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer func() { _ = os.RemoveAll(dir) }()
 	bin := filepath.Join(dir, "noggin")
 	if out, err := exec.Command("go", "build", "-tags", "urfave_cli_no_docs,urfave_cli_no_suggest",
 		"-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/noggin").CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %v\n%s", err, out)
+		return fmt.Errorf("go build: %w\n%s", err, out)
 	}
 	sizes := []int{10, 1000, 10000}
 	results := map[string]time.Duration{}
@@ -67,7 +68,7 @@ func run(runs int) error {
 		cmd := exec.Command(bin, "--version")
 		start := time.Now()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("--version: %v\n%s", err, out)
+			return fmt.Errorf("--version: %w\n%s", err, out)
 		}
 		if i >= 0 {
 			bw = append(bw, time.Since(start))
@@ -91,7 +92,7 @@ func run(runs int) error {
 				out, err := cmd.CombinedOutput()
 				d := time.Since(start)
 				if err != nil {
-					return fmt.Errorf("%s on %d items: %v\n%s", v.name, n, err, out)
+					return fmt.Errorf("%s on %d items: %w\n%s", v.name, n, err, out)
 				}
 				if i >= 0 {
 					times = append(times, d)

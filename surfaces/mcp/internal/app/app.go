@@ -125,7 +125,7 @@ func Main(ctx context.Context, env Env) int {
 		env.Ready(ln.Addr().String())
 	}
 	srv := &http.Server{Handler: server.HTTPHandler(h, log), ReadHeaderTimeout: 10 * time.Second}
-	go func() {
+	go func() { //nolint:gosec // the shutdown deadline starts when ctx is done, so it cannot derive from ctx
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -143,7 +143,7 @@ func Main(ctx context.Context, env Env) int {
 func checkListenAddr(addr string, allowRemote bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("--http %q: %v", addr, err)
+		return fmt.Errorf("--http %q: %w", addr, err)
 	}
 	if allowRemote || isLoopbackHost(host) {
 		return nil

@@ -72,7 +72,7 @@ func goBuild(out, pkg, dir string) error {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build %s: %v\n%s", pkg, err, stderr.String())
+		return fmt.Errorf("go build %s: %w\n%s", pkg, err, stderr.String())
 	}
 	return nil
 }

@@ -5,9 +5,10 @@ package convert
 import (
 	"fmt"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	"github.com/noggin-go/noggin/core/noggin"
 	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // opt returns nil for "" (null), else a pointer to s.
@@ -16,14 +17,6 @@ func opt(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-// val returns "" for nil.
-func val(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
 
 func cloneStr(p *string) *string {
