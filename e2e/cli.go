@@ -140,7 +140,7 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 	return append(args, gotoFlag...), nil
 }
 
-// LooksLikePath is the CLI's heuristic (spec/cli.md#looks-like-a-path).
+// LooksLikePath is the CLI's heuristic (docs/cli.md).
 func LooksLikePath(t string) bool { return noggin.LooksLikePath(t) }
 
 // Do implements Surface.

@@ -1,5 +1,5 @@
 // Package codec reads and writes noggin documents as YAML (the original
-// tool's layout) and JSON, including read normalisation (spec/data-model.md).
+// tool's layout) and JSON, including read normalisation (docs/file-format.md).
 //
 // Reading YAML first tries a purpose-built reader for the layout EncodeYAML
 // writes (and common hand-written variants of it); anything it does not

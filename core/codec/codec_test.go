@@ -14,7 +14,7 @@ import (
 	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
-// The two example documents of spec/data-model.md load and save back
+// The two example documents of docs/file-format.md load and save back
 // byte-identical (YAML), and the JSON example likewise with EncodeJSON.
 func TestSpecExamplesByteIdentical(t *testing.T) {
 	for _, tc := range []struct {
@@ -81,8 +81,8 @@ func errOf(t *testing.T, err error) *noggin.Error {
 	return ne
 }
 
-// Codec-level cases of spec/edge-cases.md (160–174) plus the other
-// normalisation rules of spec/data-model.md.
+// Codec-level cases of docs/cli.md (160–174) plus the other
+// normalisation rules of docs/file-format.md.
 func TestDecodeErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
@@ -183,7 +183,7 @@ func TestDecodeErrors(t *testing.T) {
 
 func str(s string) *string { return &s }
 
-// Normalisation results (spec/data-model.md steps 1, 7, 8 and the
+// Normalisation results (docs/file-format.md steps 1, 7, 8 and the
 // not-checked-on-read list).
 func TestDecodeNormalises(t *testing.T) {
 	for _, tc := range []struct {
@@ -265,7 +265,7 @@ func itemOrders(d *noggin.Document) string {
 	return b.String()
 }
 
-// Scalar styles of spec/data-model.md "YAML encoding", as values of an
+// Scalar styles of docs/file-format.md "YAML encoding", as values of an
 // item field (level 3: block indentation 6, line width 94).
 func TestScalarStyles(t *testing.T) {
 	long := strings.Repeat("word ", 30) + "end"

@@ -102,7 +102,7 @@ func canonDocOrder(d *noggin.Document) {
 }
 
 // normalize turns a parsed generic value into a Document (steps 3–9 of
-// spec/data-model.md "Reading a document"). json selects the JSON wording
+// docs/file-format.md "Reading a document"). json selects the JSON wording
 // of the top-level check.
 func normalize(top any, json bool) (*noggin.Document, error) {
 	m, ok := top.(noggin.Map)

@@ -22,7 +22,7 @@ import (
 //     and U+2029 are written raw; invalid UTF-8 bytes become U+FFFD;
 //   - integers without decimals;
 //   - default-valued fields pruned inside success data only
-//     (spec/views.md#default-value-pruning).
+//     (docs/cli.md).
 
 // Encode returns the canonical bytes: two-space indented JSON in the
 // documented key order, data pruned, raw UTF-8, one trailing newline.
@@ -500,7 +500,7 @@ func (w *writer) fields(fs []noggin.Field, depth int, prune bool) {
 }
 
 // pruned reports whether a field is removed by default-value pruning
-// (spec/views.md#default-value-pruning).
+// (docs/cli.md).
 func pruned(name string, v any) bool {
 	switch name {
 	case "parentKey", "activePath", "activeKey", "view", "env":

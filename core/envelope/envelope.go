@@ -1,5 +1,5 @@
 // Package envelope builds response envelopes and is the one encoder that
-// turns them into canonical bytes (spec/envelope.md). Nothing else in the
+// turns them into canonical bytes (docs/envelope.md). Nothing else in the
 // repository marshals an envelope.
 package envelope
 

@@ -87,7 +87,7 @@ func fixture(outline string) *noggin.Document {
 	return doc
 }
 
-// The fixtures of spec/edge-cases.md.
+// The fixtures of docs/cli.md.
 const (
 	f0 = ``
 	f1 = `

@@ -8,7 +8,7 @@ import (
 // OpType names an atomic op.
 type OpType string
 
-// The six atomic ops (spec/data-model.md#atomic-ops).
+// The six atomic ops (docs/file-format.md).
 const (
 	OpAdd       OpType = "add"
 	OpRemove    OpType = "remove"
@@ -167,7 +167,7 @@ type (
 	}
 )
 
-// View is the CurrentTreeView (spec/views.md). "" stands for null in
+// View is the CurrentTreeView (docs/cli.md). "" stands for null in
 // ActivePath and ActiveKey.
 type View struct {
 	ActivePath string
@@ -219,7 +219,7 @@ type Provider struct{ Scheme string }
 // ChangeKind is the kind of an ItemChange.
 type ChangeKind string
 
-// The change vocabulary (spec/changes.md).
+// The change vocabulary (docs/rpc.md).
 const (
 	ChangeAdded         ChangeKind = "added"
 	ChangeRemoved       ChangeKind = "removed"

@@ -8,7 +8,7 @@ type placed struct {
 	slot Slot
 }
 
-// Diff returns the changes from prev to next (spec/changes.md): removed
+// Diff returns the changes from prev to next (docs/rpc.md): removed
 // items in prev order, then added/moved/updated in next order, then
 // activeChanged.
 //
@@ -184,7 +184,7 @@ func rowPositions(items []*Item, rows []string) map[*Item]int {
 	return pos
 }
 
-// plainDiff is the algorithm of spec/changes.md over whole item lists.
+// plainDiff is the algorithm of docs/rpc.md over whole item lists.
 func plainDiff(prev, next []*Item) []Change {
 	ps, ns := slots(prev), slots(next)
 	var out []Change

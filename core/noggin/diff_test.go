@@ -30,7 +30,7 @@ func changesString(cs []Change) string {
 	return strings.Join(out, "; ")
 }
 
-// TestDiffExamples covers the examples of spec/changes.md and case 233.
+// TestDiffExamples covers the examples of docs/rpc.md and case 233.
 func TestDiffExamples(t *testing.T) {
 	four := "p\n  k2 key=k2\n  k3 key=k3\n  k4 key=k4"
 	fixed := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -144,7 +144,7 @@ func TestDiffDirect(t *testing.T) {
 	}
 }
 
-// diffSlow is the plain algorithm of spec/changes.md over whole documents,
+// diffSlow is the plain algorithm of docs/rpc.md over whole documents,
 // the oracle for Diff's fast paths.
 func diffSlow(prev, next *Document) []Change {
 	out := plainDiff(prev.Items, next.Items)

@@ -95,7 +95,7 @@ func TestKeys(t *testing.T) {
 	}
 }
 
-// TestViewFields checks every node field of a view (spec/views.md).
+// TestViewFields checks every node field of a view (docs/cli.md).
 func TestViewFields(t *testing.T) {
 	doc := tree("root1\n  alpha done note=n1\n  beta active\n    beta-kid\nroot2")
 	doc.Items[2].CreatedAt = nil

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 )
 
-// Error codes (the stable strings of spec/envelope.md). Codes are additive.
+// Error codes (the stable strings of docs/envelope.md). Codes are additive.
 const (
 	CodeNogginError       = "noggin-error"
 	CodeNoActiveItem      = "no-active-item"
@@ -127,6 +129,9 @@ func Cancelled(ctx context.Context) error {
 	return NewError(CodeCancelled, F("reason", reason))
 }
 
+// Codes lists every error code, sorted.
+func Codes() []string { return slices.Sorted(maps.Keys(exitCodes)) }
+
 // ExitCodeOf returns the exit code of a code (1 for unknown codes).
 func ExitCodeOf(code string) int {
 	if c, ok := exitCodes[code]; ok {
@@ -194,7 +199,7 @@ func str(e *Error, name string) string {
 	}
 }
 
-// catalog is the one message catalog: the CLI wording of spec/envelope.md,
+// catalog is the one message catalog: the CLI wording of docs/envelope.md,
 // without the "<verb>: " prefix.
 func catalog(e *Error, detail string) string {
 	switch e.Code {

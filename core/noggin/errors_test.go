@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestCatalog pins the CLI wording of spec/envelope.md for every code the
+// TestCatalog pins the CLI wording of docs/envelope.md for every code the
 // catalog renders (the "<verb>: " prefix comes from data.verb, else the
 // surface verb).
 func TestCatalog(t *testing.T) {

@@ -112,7 +112,7 @@ func tree(outline string) *Document {
 	return doc
 }
 
-// The fixtures of spec/edge-cases.md.
+// The fixtures of docs/cli.md.
 const (
 	F1 = `
 root1 active

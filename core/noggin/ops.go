@@ -3,7 +3,7 @@ package noggin
 import "slices"
 
 // Apply applies ops to a copy of doc and validates the result
-// (spec/data-model.md). doc is not modified: the result has its own Items
+// (docs/file-format.md). doc is not modified: the result has its own Items
 // slice and shares every item it did not change with doc.
 func Apply(doc *Document, ops []Op) (*Document, error) {
 	out, err := project(doc, ops)
@@ -100,7 +100,7 @@ func (a *applier) mutable(i int) *Item {
 	return it
 }
 
-// insert places it under parent by the insertion rule of spec/data-model.md.
+// insert places it under parent by the insertion rule of docs/file-format.md.
 func (a *applier) insert(it *Item, parent string, atEnd bool, position int) error {
 	items := a.doc.Items
 	if atEnd {

@@ -56,7 +56,7 @@ func TestApplyInsertionRule(t *testing.T) {
 }
 
 // TestApplyFailures covers every invalid-op failure with its data
-// (spec/data-model.md, edge cases 224-225).
+// (docs/file-format.md, edge cases 224-225).
 func TestApplyFailures(t *testing.T) {
 	doc := tree(F1)
 	tests := []struct {

@@ -99,7 +99,7 @@ func PathOf(doc *Document, key string) string {
 	return x.path(x.item(key))
 }
 
-// resolve implements the path grammar of spec/paths.md. On failure it
+// resolve implements the path grammar of docs/paths.md. On failure it
 // returns the resolver message (the error's detail).
 func (x *index) resolve(activeKey, p string) (*Item, string) {
 	if p == "" {
@@ -254,7 +254,7 @@ func decimal(seg string) string {
 }
 
 // LooksLikePath is the CLI heuristic that tells a path from a word
-// (spec/cli.md#looks-like-a-path): ".", "..", "-", "+", a prefix "./",
+// (docs/cli.md): ".", "..", "-", "+", a prefix "./",
 // "../", "-/", "+/", or digits separated by single slashes with an
 // optional leading slash.
 func LooksLikePath(s string) bool {

@@ -2,7 +2,7 @@ package noggin
 
 import "testing"
 
-// TestResolveWorkedExamples covers every worked example of spec/paths.md
+// TestResolveWorkedExamples covers every worked example of docs/paths.md
 // (tree F2, active /1/2) and edge cases 146–159.
 func TestResolveWorkedExamples(t *testing.T) {
 	doc := tree(F2)

@@ -1,7 +1,7 @@
 package noggin
 
 // Validate checks the write-time invariants of a document, in the order of
-// spec/data-model.md (validation on write). Every failure is
+// docs/file-format.md (validation on write). Every failure is
 // invalid-document, exit 2.
 func Validate(doc *Document) error {
 	if doc == nil {

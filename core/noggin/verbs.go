@@ -45,7 +45,7 @@ func (s *snap) target(path, verb string) (*Item, error) {
 	return s.active, nil
 }
 
-// placement validates and resolves a placement (spec/verbs.md#placement).
+// placement validates and resolves a placement (docs/cli.md).
 func (s *snap) placement(p *Placement, verb string) (string, *Item, error) {
 	if p == nil || p.Kind == "" || p.Anchor == "" {
 		return "", nil, NewError(CodePlacementMissing, F("verb", verb))
@@ -112,7 +112,7 @@ func newItemOp(key, title, ts string, sl slot) Op {
 	return sl.op(OpAdd, "", it)
 }
 
-// closeOps builds the close ops of target (spec/verbs.md#close-semantics).
+// closeOps builds the close ops of target (docs/cli.md).
 func closeOps(s *snap, target *Item, force, closeAll bool, verb, ts string) ([]Op, error) {
 	var ops []Op
 	done := true

@@ -10,7 +10,7 @@ type viewOpts struct {
 }
 
 // BuildView builds the CurrentTreeView of the item with targetKey in doc
-// with the default options (spec/views.md); nil if there is no such item.
+// with the default options (docs/cli.md); nil if there is no such item.
 func BuildView(doc *Document, targetKey string) *View {
 	x := newIndex(doc)
 	return buildView(doc, x, x.item(targetKey), viewOpts{})

@@ -11,7 +11,7 @@ import (
 )
 
 // uriPrefix returns the "<scheme>://" prefix of a location matching
-// ^[A-Za-z][A-Za-z0-9+.-]*:// (spec/storage.md), or "".
+// ^[A-Za-z][A-Za-z0-9+.-]*:// (docs/file-format.md), or "".
 func uriPrefix(s string) string {
 	if s == "" || !isAlpha(s[0]) {
 		return ""

@@ -19,7 +19,7 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
-// The original tool's lock protocol (spec/storage.md#lock-protocol).
+// The original tool's lock protocol (docs/file-format.md).
 const (
 	defaultLockTimeout = 5 * time.Second
 	staleAfterMillis   = 30000

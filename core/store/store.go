@@ -9,7 +9,7 @@
 // no-provider). Everything else is a bare path for the file provider: "~"
 // and "~/" expand to the home directory, relative paths are made absolute
 // against the working directory. "file://" URLs follow the file-URL rules
-// of spec/storage.md, including the fallback for file://~/x and
+// of docs/file-format.md, including the fallback for file://~/x and
 // file://./x. Describe returns the location verbatim.
 //
 // # The file provider

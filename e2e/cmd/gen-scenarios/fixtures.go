@@ -49,7 +49,7 @@ func doc(active string, items ...it) string {
 	return b.String()
 }
 
-// The named fixtures of spec/edge-cases.md.
+// The named fixtures of docs/cli.md.
 var (
 	// F1: /1 root1 (active) {alpha, beta {beta-kid}}, /2 root2.
 	f1Items = []it{

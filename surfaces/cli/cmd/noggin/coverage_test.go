@@ -27,7 +27,7 @@ func readScripts(t *testing.T) string {
 	return b.String()
 }
 
-// TestEdgeCasesCovered checks that every CLI case of spec/edge-cases.md
+// TestEdgeCasesCovered checks that every CLI case of docs/cli.md
 // (1–204; 12 and 77 are engine/RPC only) has a `case <n>` in the scripts.
 func TestEdgeCasesCovered(t *testing.T) {
 	all := readScripts(t)
@@ -47,7 +47,7 @@ func TestEdgeCasesCovered(t *testing.T) {
 }
 
 // TestErrorCodesCovered checks that every error code the CLI can produce
-// (spec/envelope.md) appears in at least one golden error envelope. The
+// (docs/envelope.md) appears in at least one golden error envelope. The
 // original's "usage" (copy with fewer than two locations) is gone: copy
 // answers source-required or dest-required on every surface instead.
 func TestErrorCodesCovered(t *testing.T) {

@@ -4,7 +4,7 @@
 //go:debug updatemaxprocs=0
 //go:debug decoratemappings=0
 
-// Command noggin is the working-memory tree CLI (spec/cli.md).
+// Command noggin is the working-memory tree CLI (docs/cli.md).
 package main
 
 import (

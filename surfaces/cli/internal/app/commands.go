@@ -20,7 +20,7 @@ type flagDoc struct {
 	name, value, usage string
 }
 
-// flagDocs lists every flag of the grammar (spec/cli.md#flags) in help order.
+// flagDocs lists every flag of the grammar (docs/cli.md) in help order.
 var flagDocs = []flagDoc{
 	{"noggin", "loc", "the noggin `location` (default: $NOGGIN, then ~/.noggin.yaml)"},
 	{"title", "t", "the `title` (push, add) or the new title (edit)"},
@@ -171,7 +171,7 @@ func newApp(stdout io.Writer) *ucli.App {
 	return app
 }
 
-// HelpText is the general help (spec/cli.md#help).
+// HelpText is the general help (docs/cli.md).
 func HelpText() string {
 	var b strings.Builder
 	b.WriteString(`noggin — working-memory tree CLI

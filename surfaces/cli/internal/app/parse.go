@@ -6,7 +6,7 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
-// flagKind is how the grammar treats a flag (spec/cli.md#flags).
+// flagKind is how the grammar treats a flag (docs/cli.md).
 type flagKind int
 
 const (
@@ -69,7 +69,7 @@ type ParseError struct {
 func (e *ParseError) Error() string { return e.Message }
 
 // LooksLikePath is core's heuristic that tells a path from a word
-// (spec/cli.md#looks-like-a-path); the grammar uses it for --goto's
+// (docs/cli.md); the grammar uses it for --goto's
 // optional value.
 func LooksLikePath(s string) bool { return noggin.LooksLikePath(s) }
 
@@ -77,7 +77,7 @@ func requiresValue(name string) *ParseError {
 	return &ParseError{Message: "flag --" + name + " requires a value"}
 }
 
-// Parse runs the two passes of spec/cli.md#grammar over argv (without the
+// Parse runs the two passes of docs/cli.md over argv (without the
 // program name).
 func Parse(argv []string) (*Args, *ParseError) {
 	a := &Args{}

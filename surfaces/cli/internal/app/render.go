@@ -8,7 +8,7 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
-// Markers of the human tree lines (spec/cli.md#tree-lines).
+// Markers of the human tree lines (docs/cli.md).
 const (
 	markActive = "\U0001F4CD"    // 📍
 	markDone   = "\u2705"        // ✅

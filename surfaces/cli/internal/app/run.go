@@ -1,4 +1,4 @@
-// Package app is the noggin command-line tool: the grammar of spec/cli.md,
+// Package app is the noggin command-line tool: the grammar of docs/cli.md,
 // the per-verb argument checks, the human renderers and the envelope output.
 // cmd/noggin only calls Main.
 package app

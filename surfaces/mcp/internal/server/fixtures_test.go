@@ -13,7 +13,7 @@ type fixItem struct {
 	done               bool
 }
 
-// fixture is a starting state of spec/edge-cases.md#fixtures.
+// fixture is a starting state of docs/cli.md.
 type fixture struct {
 	active string
 	items  []fixItem

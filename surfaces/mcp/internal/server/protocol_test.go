@@ -20,7 +20,7 @@ import (
 )
 
 // TestToolsList compares tools/list with testdata/tools.json and checks
-// the order, required lists and property order of spec/mcp.md.
+// the order, required lists and property order of docs/mcp.md.
 func TestToolsList(t *testing.T) {
 	// Capture the server's wire bytes: the client decodes schemas into
 	// maps, which would lose the property order.

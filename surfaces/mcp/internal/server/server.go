@@ -1,4 +1,4 @@
-// Package server is the noggin MCP server: the tools of spec/mcp.md on the
+// Package server is the noggin MCP server: the tools of docs/mcp.md on the
 // official MCP Go SDK, registered at the SDK's low level so that every
 // result carries core's canonical envelope bytes unchanged.
 package server
@@ -82,7 +82,7 @@ func (h *Handler) Server() *mcp.Server {
 	// the server does not declare, are "method not found"; a tools/call
 	// without a name, or whose arguments are not an object, is "invalid
 	// params". An unknown tool name is an isError result carrying an
-	// envelope (spec/mcp.md), where the SDK would answer a JSON-RPC error.
+	// envelope (docs/mcp.md), where the SDK would answer a JSON-RPC error.
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if strings.HasPrefix(method, "resources/") || strings.HasPrefix(method, "prompts/") {

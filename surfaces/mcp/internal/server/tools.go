@@ -129,7 +129,7 @@ func annotations(readOnly, destructive, idempotent bool) *mcp.ToolAnnotations {
 }
 
 // toolDefs lists the tools in the order tools/list returns them
-// (spec/mcp.md#tools).
+// (docs/mcp.md).
 //
 // Annotation decisions (hints describe a repeat call with the same
 // arguments):

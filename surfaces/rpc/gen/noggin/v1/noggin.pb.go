@@ -1,6 +1,6 @@
 // The noggin RPC contract: one RPC per verb, a snapshot of the whole
-// document and a stream of change events (spec/rpc.md, spec/verbs.md,
-// spec/views.md, spec/changes.md).
+// document and a stream of change events (docs/rpc.md, docs/cli.md,
+// docs/cli.md, docs/rpc.md).
 //
 // The service is stateless: every request names the noggin it works on by
 // `location` (a path or file:// URI, resolved inside the server's root
@@ -251,7 +251,7 @@ func (x *Document) GetItems() []*Item {
 	return nil
 }
 
-// Node is one rendered item of a View (spec/views.md).
+// Node is one rendered item of a View (docs/cli.md).
 type Node struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Key of the item.
@@ -762,7 +762,7 @@ func (x *KeyPair) GetNewKey() string {
 	return ""
 }
 
-// Change is one ItemChange (spec/changes.md).
+// Change is one ItemChange (docs/rpc.md).
 type Change struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The change, by kind.
@@ -916,7 +916,7 @@ type ErrorDetail struct {
 	Literal bool `protobuf:"varint,5,opt,name=literal,proto3" json:"literal,omitempty"`
 	// The verb the server ran (as in the CLI: "push", "show", ...).
 	Verb string `protobuf:"bytes,6,opt,name=verb,proto3" json:"verb,omitempty"`
-	// The canonical error envelope (spec/envelope.md) of this failure, without
+	// The canonical error envelope (docs/envelope.md) of this failure, without
 	// trailing newline, as the CLI would print it with --json.
 	Envelope      string `protobuf:"bytes,7,opt,name=envelope,proto3" json:"envelope,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -2923,7 +2923,7 @@ func (x *CallRequest) GetArguments() *structpb.Struct {
 // CallResponse carries the envelope of a call.
 type CallResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The canonical envelope (spec/envelope.md) without trailing newline.
+	// The canonical envelope (docs/envelope.md) without trailing newline.
 	Envelope string `protobuf:"bytes,1,opt,name=envelope,proto3" json:"envelope,omitempty"`
 	// Ok is true for a success envelope.
 	Ok            bool `protobuf:"varint,2,opt,name=ok,proto3" json:"ok,omitempty"`

@@ -1,6 +1,6 @@
 // The noggin RPC contract: one RPC per verb, a snapshot of the whole
-// document and a stream of change events (spec/rpc.md, spec/verbs.md,
-// spec/views.md, spec/changes.md).
+// document and a stream of change events (docs/rpc.md, docs/cli.md,
+// docs/cli.md, docs/rpc.md).
 //
 // The service is stateless: every request names the noggin it works on by
 // `location` (a path or file:// URI, resolved inside the server's root
