@@ -85,19 +85,6 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 		val("before", "before")
 		val("after", "after")
 		val("into", "into")
-	case "move", "goto", "done", "pop", "edit", "show", "delete":
-		err = pos("path")
-		val("before", "before")
-		val("after", "after")
-		val("into", "into")
-		val("title", "title")
-		for _, b := range [][2]string{{"force", "force"}, {"closeAll", "close-all"}, {"done", "done"}, {"open", "open"},
-			{"noChildren", "no-children"}, {"withSiblings", "with-siblings"}, {"withDescendants", "with-descendants"},
-			{"withAll", "with-all"}, {"withNotes", "with-notes"}, {"recursive", "recursive"}} {
-			if e := boolean(b[0], b[1]); e != nil {
-				err = e
-			}
-		}
 	case "note":
 		text := st.Str("text")
 		if st.Has("path") {
@@ -122,6 +109,19 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 		// from/to are scenario-relative names.
 		for i, a := range words {
 			words[i] = s.Location(a)
+		}
+	default: // move, goto, done, pop, edit, show, delete — and any verb of that shape: [path] and flags
+		err = pos("path")
+		val("before", "before")
+		val("after", "after")
+		val("into", "into")
+		val("title", "title")
+		for _, b := range [][2]string{{"force", "force"}, {"closeAll", "close-all"}, {"done", "done"}, {"open", "open"},
+			{"noChildren", "no-children"}, {"withSiblings", "with-siblings"}, {"withDescendants", "with-descendants"},
+			{"withAll", "with-all"}, {"withNotes", "with-notes"}, {"recursive", "recursive"}} {
+			if e := boolean(b[0], b[1]); e != nil {
+				err = e
+			}
 		}
 	}
 	if err != nil {

@@ -54,28 +54,14 @@ var (
 	hGoto            = hidden("goto", pGoto.field)
 )
 
-// params are the arguments of each verb in a structured call, in the order
-// tool schemas list them. show has no goto there: noggin_show and RPC Show
-// are read-only (RPC ShowGoto is show with a goto).
-var params = map[string][]Param{
-	"show":      {pNoggin, pPath, pNoChildren, pWithSiblings, pWithDescendants, pWithAll, pWithNotes},
-	"push":      {pNoggin, pTitle},
-	"add":       {pNoggin, pTitle, pBefore, pAfter, pInto, pGoto},
-	"goto":      {pNoggin, pPath},
-	"done":      {pNoggin, pPath, pForce, pCloseAll, hGoto},
-	"pop":       {pNoggin, pForce, pCloseAll, hPath, hGoto},
-	"edit":      {pNoggin, pPath, pState, pTitle, pForce, pCloseAll, pGoto},
-	"note":      {pNoggin, pPath, pText, pGoto},
-	"move":      {pNoggin, pPath, pBefore, pAfter, pInto, pGoto},
-	"delete":    {pNoggin, pPath, pRecursive, hGoto},
-	"where":     {pNoggin},
-	"copy":      {pFrom, pTo},
-	"providers": {},
-}
-
 // Params returns the arguments verb takes in a structured call (nil for an
 // unknown verb).
-func Params(verb string) []Param { return params[verb] }
+func Params(verb string) []Param {
+	if v, ok := verbs[verb]; ok {
+		return v.params
+	}
+	return nil
+}
 
 // ToolName is the MCP tool name of a verb: "noggin_" + verb.
 func ToolName(verb string) string { return "noggin_" + strings.ReplaceAll(verb, "-", "_") }
@@ -89,8 +75,11 @@ func VerbOf(tool string) string {
 // callParams are params for the RPC Call method, which is not read-only:
 // show takes goto there too.
 var callParams = func() map[string][]Param {
-	m := maps.Clone(params)
-	m["show"] = append(slices.Clone(params["show"]), pGoto)
+	m := make(map[string][]Param, len(verbTable))
+	for _, v := range verbTable {
+		m[v.name] = v.params
+	}
+	m["show"] = append(slices.Clone(m["show"]), pGoto)
 	return m
 }()
 
@@ -100,7 +89,7 @@ var callParams = func() map[string][]Param {
 // other tool name "unknown tool: NAME" (noggin-error, exit 1).
 func (r *Runner) RunJSON(ctx context.Context, tool string, raw json.RawMessage) Result {
 	verb := VerbOf(tool)
-	ps, ok := params[verb]
+	v, ok := verbs[verb]
 	if !ok || ToolName(verb) != tool {
 		return failure(verb, noggin.Usage(noggin.CodeNogginError, 1, "unknown tool: "+tool))
 	}
@@ -110,7 +99,7 @@ func (r *Runner) RunJSON(ctx context.Context, tool string, raw json.RawMessage) 
 			return failure(verb, noggin.Usage(noggin.CodeNogginError, 2, verb+": arguments must be a JSON object"))
 		}
 	}
-	return r.runArgs(ctx, verb, ps, m)
+	return r.runArgs(ctx, verb, v.params, m)
 }
 
 // RunCall runs a verb with MCP-style arguments (the RPC Call method):

@@ -87,7 +87,13 @@ type Request struct {
 }
 
 // Verbs lists the verbs Run knows, in help order.
-var Verbs = []string{"push", "add", "move", "goto", "done", "pop", "edit", "show", "note", "delete", "where", "copy", "providers"}
+var Verbs = func() []string {
+	names := make([]string, len(verbTable))
+	for i, v := range verbTable {
+		names[i] = v.name
+	}
+	return names
+}()
 
 // Opener opens a noggin location for a surface (its store options, cache
 // and root) and returns the registered providers.
@@ -198,6 +204,9 @@ func (r *Runner) open(ctx context.Context, a Arg) (st, loaded noggin.Store, err 
 
 // verbDef is how one verb reads its request.
 type verbDef struct {
+	name string
+	// params are the verb's arguments in a structured call.
+	params []Param
 	// before checks what needs no noggin (nil: nothing).
 	before func(req *Request) error
 	// run checks the rest and runs the verb on the opened noggin.
@@ -206,21 +215,35 @@ type verbDef struct {
 	global func(ctx context.Context, r *Runner, req *Request, res *Result) (any, error)
 }
 
-var verbs = map[string]verbDef{
-	"push":      {before: needTitle, run: push},
-	"add":       {before: needTitle, run: add},
-	"move":      {before: atMostOnePath, run: move},
-	"goto":      {before: needGotoPath, run: gotoVerb},
-	"done":      {before: atMostOnePath, run: done},
-	"pop":       {before: popChecks, run: pop},
-	"edit":      {before: editChecks, run: edit},
-	"show":      {run: show},
-	"note":      {run: note},
-	"delete":    {before: deleteChecks, run: deleteVerb},
-	"where":     {run: where},
-	"copy":      {before: copyChecks, global: copyVerb},
-	"providers": {global: providers},
+// verbTable is the one definition of each verb in core, in help order: its
+// structured-call arguments (in the order tool schemas list them; show has
+// no goto there, as noggin_show and RPC Show are read-only), the checks
+// that need no noggin, and how it runs. Verbs, Params, the MCP schemas,
+// the RPC Call method and the e2e runners all derive from it.
+var verbTable = []verbDef{
+	{name: "push", params: []Param{pNoggin, pTitle}, before: needTitle, run: push},
+	{name: "add", params: []Param{pNoggin, pTitle, pBefore, pAfter, pInto, pGoto}, before: needTitle, run: add},
+	{name: "move", params: []Param{pNoggin, pPath, pBefore, pAfter, pInto, pGoto}, before: atMostOnePath, run: move},
+	{name: "goto", params: []Param{pNoggin, pPath}, before: needGotoPath, run: gotoVerb},
+	{name: "done", params: []Param{pNoggin, pPath, pForce, pCloseAll, hGoto}, before: atMostOnePath, run: done},
+	{name: "pop", params: []Param{pNoggin, pForce, pCloseAll, hPath, hGoto}, before: popChecks, run: pop},
+	{name: "edit", params: []Param{pNoggin, pPath, pState, pTitle, pForce, pCloseAll, pGoto}, before: editChecks, run: edit},
+	{name: "show", params: []Param{pNoggin, pPath, pNoChildren, pWithSiblings, pWithDescendants, pWithAll, pWithNotes}, run: show},
+	{name: "note", params: []Param{pNoggin, pPath, pText, pGoto}, run: note},
+	{name: "delete", params: []Param{pNoggin, pPath, pRecursive, hGoto}, before: deleteChecks, run: deleteVerb},
+	{name: "where", params: []Param{pNoggin}, run: where},
+	{name: "copy", params: []Param{pFrom, pTo}, before: copyChecks, global: copyVerb},
+	{name: "providers", params: []Param{}, global: providers},
 }
+
+// verbs indexes verbTable by name.
+var verbs = func() map[string]*verbDef {
+	m := make(map[string]*verbDef, len(verbTable))
+	for i := range verbTable {
+		m[verbTable[i].name] = &verbTable[i]
+	}
+	return m
+}()
 
 // path is the verb's target path as given: the Path argument if it is
 // truthy, else the first positional; "" means the active item. Not trimmed.

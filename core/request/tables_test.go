@@ -6,16 +6,30 @@ import (
 	"testing"
 )
 
-// TestVerbTables: Verbs, the verb definitions and the argument tables name
-// the same verbs.
-func TestVerbTables(t *testing.T) {
-	want := slices.Sorted(slices.Values(Verbs))
-	for name, keys := range map[string][]string{
-		"verbs": slices.Sorted(maps.Keys(verbs)), "params": slices.Sorted(maps.Keys(params)),
-		"callParams": slices.Sorted(maps.Keys(callParams)),
-	} {
-		if !slices.Equal(keys, want) {
-			t.Errorf("%s has %v, Verbs has %v", name, keys, want)
+// TestVerbTable: each verb is defined once, runs one way, and names each
+// argument once; the RPC Call table covers the same verbs.
+func TestVerbTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, v := range verbTable {
+		if seen[v.name] {
+			t.Errorf("%s is defined twice", v.name)
 		}
+		seen[v.name] = true
+		if (v.run == nil) == (v.global == nil) {
+			t.Errorf("%s: exactly one of run and global must be set", v.name)
+		}
+		names := map[string]bool{}
+		for _, p := range v.params {
+			if names[p.Name] {
+				t.Errorf("%s names %s twice", v.name, p.Name)
+			}
+			names[p.Name] = true
+		}
+		if v.run != nil && !names["noggin"] {
+			t.Errorf("%s opens a noggin but takes no noggin argument", v.name)
+		}
+	}
+	if got, want := slices.Sorted(maps.Keys(callParams)), slices.Sorted(slices.Values(Verbs)); !slices.Equal(got, want) {
+		t.Errorf("callParams has %v, Verbs has %v", got, want)
 	}
 }
