@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# make validate-plugins: the agent tools' own checks of the plugin, with the
+# tools installed from npm (pinned) into a temporary directory:
+#   - Claude Code: `claude plugin validate` of the marketplace and the plugin;
+#   - Codex (no validate command): add the repository as a marketplace,
+#     install the plugin and list its MCP server, in a throwaway CODEX_HOME.
+# e2e/plugin_test.go checks the same manifests against the documented
+# formats in `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CLAUDE_CODE_VERSION=2.1.332
+CODEX_VERSION=0.171.0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION and @openai/codex@$CODEX_VERSION from npm" >&2
+(cd "$tmp" && npm install --silent --no-audit --no-fund --prefix "$tmp" \
+	"@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" >/dev/null)
+export HOME="$tmp/home" CODEX_HOME="$tmp/home/codex"
+mkdir -p "$CODEX_HOME"
+claude="$tmp/node_modules/.bin/claude" codex="$tmp/node_modules/.bin/codex"
+"$claude" --version
+"$claude" plugin validate .
+"$claude" plugin validate ./plugins/noggin
+"$codex" --version
+"$codex" plugin marketplace add "$PWD" 2>&1 | grep -v '^WARNING: proceeding'
+"$codex" plugin add noggin@noggin 2>&1 | grep -v '^WARNING: proceeding'
+list=$("$codex" plugin list 2>&1 | grep -v '^WARNING: proceeding')
+echo "$list"
+grep -q 'noggin@noggin *installed, enabled' <<<"$list" || { echo "plugins.sh: codex did not install the plugin" >&2; exit 1; }
+mcp=$("$codex" mcp list 2>&1 | grep -v '^WARNING: proceeding')
+grep -q '^noggin .*exec noggin-mcp' <<<"$mcp" || { echo "plugins.sh: codex does not see the plugin's MCP server:" >&2; echo "$mcp" >&2; exit 1; }
+echo "plugins.sh: codex sees the noggin MCP server of the plugin"
