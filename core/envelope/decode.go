@@ -202,7 +202,7 @@ func typedData(verb string, d any) (any, error) {
 }
 
 func asFields(v any) []noggin.Field { fs, _ := v.([]noggin.Field); return fs }
-func asSlice(v any) []any          { a, _ := v.([]any); return a }
+func asSlice(v any) []any           { a, _ := v.([]any); return a }
 
 func toView(d any) (*noggin.View, error) {
 	fs, ok := d.([]noggin.Field)
