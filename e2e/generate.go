@@ -113,7 +113,9 @@ items:
     notes: []
 `
 
-var fuzzVerbs = []string{"push", "add", "move", "goto", "done", "pop", "edit", "show", "note", "delete", "where", "copy", "providers"}
+// providers is left out: its answer depends on the surface (the clients
+// also open remote noggins), not on the input (the corpus covers it).
+var fuzzVerbs = []string{"push", "add", "move", "goto", "done", "pop", "edit", "show", "note", "delete", "where", "copy"}
 
 func pick(c Chooser, xs []string) string { return xs[c.Intn(len(xs))] }
 

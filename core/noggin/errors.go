@@ -54,6 +54,15 @@ const (
 	// finished; nothing was written (exit 130, as after SIGINT; data
 	// {reason}: "canceled" or "deadline exceeded").
 	CodeCancelled = "cancelled"
+	// CodeUnavailable is new in noggin for Go: a remote noggin's server
+	// could not be reached or did not answer as a noggin server does (down,
+	// unreachable, TLS failure, timeout, an incompatible version); exit 1,
+	// data {server, detail}.
+	CodeUnavailable = "unavailable"
+	// CodeUnauthenticated is new in noggin for Go: a remote noggin's server
+	// wants a bearer token ($NOGGIN_TOKEN) and got none or another one;
+	// exit 1, data {server}.
+	CodeUnauthenticated = "unauthenticated"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -113,6 +122,7 @@ var exitCodes = map[string]int{
 	CodeUnsupportedSchema: 2, CodeLockTimeout: 1, CodeIO: 2, CodeSourceRequired: 2,
 	CodeDestRequired: 2, CodeUsage: 2, CodeDisposed: 2, CodeReadOnly: 2,
 	CodeLocationRefused: 2, CodeUnknownArgument: 2, CodeCancelled: 130,
+	CodeUnavailable: 1, CodeUnauthenticated: 1,
 }
 
 // Cancelled returns the cancelled error when ctx is done, else nil. Stores
@@ -251,6 +261,10 @@ func catalog(e *Error, detail string) string {
 		return "takes no path; pop always operates on the active item"
 	case CodeInvalidNote:
 		return "invalid note object"
+	case CodeUnavailable:
+		return "cannot use the noggin server at " + str(e, "server") + ": " + str(e, "detail")
+	case CodeUnauthenticated:
+		return "the noggin server at " + str(e, "server") + " refused the request: set $NOGGIN_TOKEN to the server's token (its --token or $NOGGIN_RPC_TOKEN)"
 	case CodeCancelled:
 		return "cancelled (" + str(e, "reason") + ") before it finished; nothing was written"
 	case CodeLockTimeout:

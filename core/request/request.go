@@ -111,6 +111,9 @@ type Runner struct {
 	// DefaultLocation returns the noggin used when a request gives none
 	// (the CLI: $NOGGIN, else ~/.noggin.yaml). Nil: a location is required.
 	DefaultLocation func() string
+	// Remote, if set, runs the requests whose noggin is a remote location
+	// (http://HOST:PORT/NAME); without it such a location is no-provider.
+	Remote Remote
 	// Panicked, if set, is told about a panic that Run turned into a
 	// noggin-error envelope (for the surface's log).
 	Panicked func(value any, stack []byte)
@@ -120,8 +123,8 @@ type Runner struct {
 // it themselves (the CLI's human output) the store the verb ran on.
 type Result struct {
 	Envelope envelope.Envelope
-	// Store is the noggin the verb ran on (nil when none was opened; copy:
-	// the destination).
+	// Store is the noggin the verb ran on (nil when none was opened or the
+	// noggin is remote; copy: the destination).
 	Store noggin.Store
 	// Source is copy's source noggin.
 	Source noggin.Store
@@ -139,6 +142,9 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 			res = Result{Envelope: envelope.Failure(req.Verb, noggin.Usage(noggin.CodeNogginError, 1, "internal error: "+fmt.Sprint(v)))}
 		}
 	}()
+	if env, remote := r.runRemote(ctx, req); remote {
+		return Result{Envelope: env}
+	}
 	data, err := r.run(ctx, req, &res)
 	res.Envelope = envelope.Result(req.Verb, data, err)
 	return res
@@ -519,5 +525,11 @@ func (r *Runner) openCopy(ctx context.Context, a Arg) (st, loaded noggin.Store, 
 }
 
 func providers(_ context.Context, r *Runner, _ *Request, _ *Result) (any, error) {
-	return r.Opener.Providers(), nil
+	ps := r.Opener.Providers()
+	if r.Remote != nil {
+		for _, s := range remoteSchemes {
+			ps = append(ps, noggin.Provider{Scheme: s})
+		}
+	}
+	return ps, nil
 }

@@ -10,6 +10,7 @@ require (
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/fsnotify/fsnotify v1.10.1 // indirect
+	github.com/noggin-go/noggin/surfaces/rpc v0.0.0
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
@@ -17,3 +18,5 @@ require (
 )
 
 replace github.com/noggin-go/noggin/core => ../../core
+
+replace github.com/noggin-go/noggin/surfaces/rpc => ../rpc

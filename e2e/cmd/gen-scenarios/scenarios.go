@@ -417,7 +417,7 @@ func scenarios() []scn {
 			`[rpc] show noggin=../../outside.yaml`, `[rpc] push title=x noggin=/etc/noggin-e2e.yaml`),
 		S("where-relative", "where echoes the location as given (edge 184).", "", `where`, `where noggin=other.yaml`),
 		S("where-invalid", "where opens the noggin (edge 188).", "schemaVersion: 2\nactive: null\nitems: []\n", `where`),
-		S("providers", "providers lists the file scheme (edge 189).", "", `providers`),
+		S("providers", "providers lists the schemes the surface opens: the clients (CLI, noggin-mcp) also reach remote noggins over http(s); the RPC server serves its own files (edge 189).", "", `[cli,mcp] providers`, `[rpc] providers`),
 		S("yaml-layout", "The written YAML layout: quoting, notes, done (edge 190).", "",
 			`push title=root`, `add title=kid`, `note text="line1\nline2"`, `edit path=/1/1 done`),
 	)

@@ -23,6 +23,7 @@ type service struct {
 	cache   *store.Cache
 	watches watchRegistry
 	shows   showCache
+	replays replays
 }
 
 var _ nogginv1connect.NogginServiceHandler = (*service)(nil)

@@ -13,6 +13,7 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/core/store"
+	"github.com/noggin-go/noggin/surfaces/rpc/remote"
 )
 
 // Main runs noggin with argv (without the program name), writing to stdout
@@ -26,6 +27,8 @@ func Main(ctx context.Context, argv []string, stdout, stderr io.Writer, getenv f
 
 type runner struct {
 	ctx            context.Context
+	runner         *request.Runner
+	req            *request.Request
 	stdout, stderr io.Writer
 	getenv         func(string) string
 
@@ -93,8 +96,11 @@ func (r *runner) run(argv []string) int {
 		Engine:          eng,
 		Opener:          store.Opener{Options: store.Options{MapFiles: true}},
 		DefaultLocation: func() string { return store.Resolve("", r.getenv) },
+		Remote:          remote.New(r.getenv),
 	}
-	return r.out(runner.Run(r.ctx, requestOf(a)), f.WithNotes)
+	r.runner = runner
+	r.req = requestOf(a)
+	return r.out(runner.Run(r.ctx, r.req), f.WithNotes)
 }
 
 // isVerb reports whether name is a verb core runs.
@@ -196,8 +202,7 @@ func (r *runner) human(b *bytes.Buffer, res request.Result, withNotes bool) {
 	case *noggin.DeleteResult:
 		empty := false
 		if d.View == nil {
-			doc, err := res.Store.Load(r.ctx)
-			empty = err == nil && len(doc.Items) == 0
+			empty = r.treeEmpty(res)
 		}
 		RenderDelete(b, d, empty)
 	case *noggin.CopyResult:
@@ -217,4 +222,16 @@ func (r *runner) completion(a *Args) int {
 		}
 	}
 	return r.fail(usage("completion: usage: noggin completion bash|zsh|fish"))
+}
+
+// treeEmpty reports whether a delete left no item at all (it printed no
+// view because nothing is active): from the store for a local noggin;
+// a remote one is asked whether it has a first root.
+func (r *runner) treeEmpty(res request.Result) bool {
+	if res.Store != nil {
+		doc, err := res.Store.Load(r.ctx)
+		return err == nil && len(doc.Items) == 0
+	}
+	probe := r.runner.Run(r.ctx, &request.Request{Verb: "show", Location: r.req.Location, Path: request.String("/1")})
+	return probe.Envelope.Err != nil && probe.Envelope.Err.Code == noggin.CodePathNotFound
 }

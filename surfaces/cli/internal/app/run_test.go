@@ -33,7 +33,7 @@ func TestMainInProcess(t *testing.T) {
 		{"delete|/1|--recursive", 0, "deleted /1 and 1 descendant(s)\n(tree is now empty)\n", ""},
 		{"show|--json", 0, "~\"data\": null", ""},
 		{"where", 0, env["NOGGIN"] + "\n", ""},
-		{"providers", 0, "scheme\n------\nfile  \n", ""},
+		{"providers", 0, "scheme\n------\nfile  \nhttp  \nhttps \n", ""},
 		{"", 0, "~working-memory tree CLI", ""},
 		{"help|--json", 0, "~Verbs:", ""},
 		{"help|push", 0, "~noggin push", ""},

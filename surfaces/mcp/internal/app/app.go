@@ -21,6 +21,7 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/mcp/internal/server"
+	"github.com/noggin-go/noggin/surfaces/rpc/remote"
 )
 
 // Env is what Main needs from the process.
@@ -101,7 +102,7 @@ func Main(ctx context.Context, env Env) int {
 		}
 		opts.Root = abs
 	}
-	h := server.NewHandler(server.Config{Engine: eng, Store: opts, Logger: log})
+	h := server.NewHandler(server.Config{Engine: eng, Store: opts, Logger: log, Remote: remote.New(env.Getenv)})
 
 	if *httpAddr == "" {
 		// End of input lets in-flight calls answer first (see drainTransport).

@@ -35,6 +35,9 @@ type Config struct {
 	Store store.Options
 	// Logger receives diagnostics (never stdout). Nil discards them.
 	Logger *slog.Logger
+	// Remote runs the calls whose noggin is http(s)://HOST:PORT/NAME on that
+	// noggin-rpc server (nil: such locations are no-provider).
+	Remote request.Remote
 }
 
 // Handler runs the noggin tools. It is safe for concurrent use: the cache
@@ -50,7 +53,7 @@ func NewHandler(cfg Config) *Handler {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	r := &request.Runner{Engine: cfg.Engine, Opener: store.NewCache(cfg.Store)}
+	r := &request.Runner{Engine: cfg.Engine, Opener: store.NewCache(cfg.Store), Remote: cfg.Remote}
 	r.Panicked = func(v any, stack []byte) {
 		log.Error("tool call panicked", "panic", fmt.Sprint(v), "stack", string(stack))
 	}

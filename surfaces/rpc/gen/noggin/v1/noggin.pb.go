@@ -2863,6 +2863,118 @@ func (x *WatchResponse) GetError() *ErrorDetail {
 	return nil
 }
 
+// RunRequest is one client request in core's request form (JSON, see
+// core/request.Request.MarshalJSON), its locations relative to the root.
+type RunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The request as JSON: {"verb": "push", "args": {"noggin": "team.yaml"},
+	// "positionals": ["spike", "storage"]}.
+	Request string `protobuf:"bytes,1,opt,name=request,proto3" json:"request,omitempty"`
+	// A client-chosen id, unique per request (not per retry).
+	RequestId     string `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunRequest) Reset() {
+	*x = RunRequest{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunRequest) ProtoMessage() {}
+
+func (x *RunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunRequest.ProtoReflect.Descriptor instead.
+func (*RunRequest) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *RunRequest) GetRequest() string {
+	if x != nil {
+		return x.Request
+	}
+	return ""
+}
+
+func (x *RunRequest) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+// RunResponse is the envelope of a Run.
+type RunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The canonical envelope bytes, success or error.
+	Envelope string `protobuf:"bytes,1,opt,name=envelope,proto3" json:"envelope,omitempty"`
+	// Whether the envelope is a success envelope.
+	Ok            bool `protobuf:"varint,2,opt,name=ok,proto3" json:"ok,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunResponse) Reset() {
+	*x = RunResponse{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunResponse) ProtoMessage() {}
+
+func (x *RunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunResponse.ProtoReflect.Descriptor instead.
+func (*RunResponse) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *RunResponse) GetEnvelope() string {
+	if x != nil {
+		return x.Envelope
+	}
+	return ""
+}
+
+func (x *RunResponse) GetOk() bool {
+	if x != nil {
+		return x.Ok
+	}
+	return false
+}
+
 // CallRequest is one verb call in the MCP tools' argument language.
 type CallRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2878,7 +2990,7 @@ type CallRequest struct {
 
 func (x *CallRequest) Reset() {
 	*x = CallRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2890,7 +3002,7 @@ func (x *CallRequest) String() string {
 func (*CallRequest) ProtoMessage() {}
 
 func (x *CallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2903,7 +3015,7 @@ func (x *CallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
 func (*CallRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{44}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *CallRequest) GetVerb() string {
@@ -2933,7 +3045,7 @@ type CallResponse struct {
 
 func (x *CallResponse) Reset() {
 	*x = CallResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2945,7 +3057,7 @@ func (x *CallResponse) String() string {
 func (*CallResponse) ProtoMessage() {}
 
 func (x *CallResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2958,7 +3070,7 @@ func (x *CallResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
 func (*CallResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{45}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *CallResponse) GetEnvelope() string {
@@ -2988,7 +3100,7 @@ type Change_Slot struct {
 
 func (x *Change_Slot) Reset() {
 	*x = Change_Slot{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3000,7 +3112,7 @@ func (x *Change_Slot) String() string {
 func (*Change_Slot) ProtoMessage() {}
 
 func (x *Change_Slot) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3045,7 +3157,7 @@ type Change_Added struct {
 
 func (x *Change_Added) Reset() {
 	*x = Change_Added{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3057,7 +3169,7 @@ func (x *Change_Added) String() string {
 func (*Change_Added) ProtoMessage() {}
 
 func (x *Change_Added) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3105,7 +3217,7 @@ type Change_Removed struct {
 
 func (x *Change_Removed) Reset() {
 	*x = Change_Removed{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3117,7 +3229,7 @@ func (x *Change_Removed) String() string {
 func (*Change_Removed) ProtoMessage() {}
 
 func (x *Change_Removed) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3155,7 +3267,7 @@ type Change_Moved struct {
 
 func (x *Change_Moved) Reset() {
 	*x = Change_Moved{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3167,7 +3279,7 @@ func (x *Change_Moved) String() string {
 func (*Change_Moved) ProtoMessage() {}
 
 func (x *Change_Moved) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3217,7 +3329,7 @@ type Change_Updated struct {
 
 func (x *Change_Updated) Reset() {
 	*x = Change_Updated{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3229,7 +3341,7 @@ func (x *Change_Updated) String() string {
 func (*Change_Updated) ProtoMessage() {}
 
 func (x *Change_Updated) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3272,7 +3384,7 @@ type Change_ActiveChanged struct {
 
 func (x *Change_ActiveChanged) Reset() {
 	*x = Change_ActiveChanged{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3284,7 +3396,7 @@ func (x *Change_ActiveChanged) String() string {
 func (*Change_ActiveChanged) ProtoMessage() {}
 
 func (x *Change_ActiveChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3334,7 +3446,7 @@ type ErrorDetail_Field struct {
 
 func (x *ErrorDetail_Field) Reset() {
 	*x = ErrorDetail_Field{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3346,7 +3458,7 @@ func (x *ErrorDetail_Field) String() string {
 func (*ErrorDetail_Field) ProtoMessage() {}
 
 func (x *ErrorDetail_Field) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3674,13 +3786,21 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\ainitial\x18\x01 \x01(\bR\ainitial\x12+\n" +
 	"\achanges\x18\x02 \x03(\v2\x11.noggin.v1.ChangeR\achanges\x12/\n" +
 	"\bdocument\x18\x03 \x01(\v2\x13.noggin.v1.DocumentR\bdocument\x12,\n" +
-	"\x05error\x18\x04 \x01(\v2\x16.noggin.v1.ErrorDetailR\x05error\"X\n" +
+	"\x05error\x18\x04 \x01(\v2\x16.noggin.v1.ErrorDetailR\x05error\"E\n" +
+	"\n" +
+	"RunRequest\x12\x18\n" +
+	"\arequest\x18\x01 \x01(\tR\arequest\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x02 \x01(\tR\trequestId\"9\n" +
+	"\vRunResponse\x12\x1a\n" +
+	"\benvelope\x18\x01 \x01(\tR\benvelope\x12\x0e\n" +
+	"\x02ok\x18\x02 \x01(\bR\x02ok\"X\n" +
 	"\vCallRequest\x12\x12\n" +
 	"\x04verb\x18\x01 \x01(\tR\x04verb\x125\n" +
 	"\targuments\x18\x02 \x01(\v2\x17.google.protobuf.StructR\targuments\":\n" +
 	"\fCallResponse\x12\x1a\n" +
 	"\benvelope\x18\x01 \x01(\tR\benvelope\x12\x0e\n" +
-	"\x02ok\x18\x02 \x01(\bR\x02ok2\xb5\b\n" +
+	"\x02ok\x18\x02 \x01(\bR\x02ok2\xed\b\n" +
 	"\rNogginService\x12<\n" +
 	"\x04Show\x12\x16.noggin.v1.ShowRequest\x1a\x17.noggin.v1.ShowResponse\"\x03\x90\x02\x01\x12E\n" +
 	"\bShowGoto\x12\x1a.noggin.v1.ShowGotoRequest\x1a\x1b.noggin.v1.ShowGotoResponse\"\x00\x129\n" +
@@ -3697,7 +3817,8 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x05Where\x12\x17.noggin.v1.WhereRequest\x1a\x18.noggin.v1.WhereResponse\"\x03\x90\x02\x01\x12K\n" +
 	"\tProviders\x12\x1b.noggin.v1.ProvidersRequest\x1a\x1c.noggin.v1.ProvidersResponse\"\x03\x90\x02\x01\x12H\n" +
 	"\bSnapshot\x12\x1a.noggin.v1.SnapshotRequest\x1a\x1b.noggin.v1.SnapshotResponse\"\x03\x90\x02\x01\x129\n" +
-	"\x04Call\x12\x16.noggin.v1.CallRequest\x1a\x17.noggin.v1.CallResponse\"\x00\x12>\n" +
+	"\x04Call\x12\x16.noggin.v1.CallRequest\x1a\x17.noggin.v1.CallResponse\"\x00\x126\n" +
+	"\x03Run\x12\x15.noggin.v1.RunRequest\x1a\x16.noggin.v1.RunResponse\"\x00\x12>\n" +
 	"\x05Watch\x12\x17.noggin.v1.WatchRequest\x1a\x18.noggin.v1.WatchResponse\"\x000\x01BAZ?github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1;nogginv1b\x06proto3"
 
 var (
@@ -3712,7 +3833,7 @@ func file_noggin_v1_noggin_proto_rawDescGZIP() []byte {
 	return file_noggin_v1_noggin_proto_rawDescData
 }
 
-var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
+var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 55)
 var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*Note)(nil),                 // 0: noggin.v1.Note
 	(*Item)(nil),                 // 1: noggin.v1.Item
@@ -3758,17 +3879,19 @@ var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*SnapshotResponse)(nil),     // 41: noggin.v1.SnapshotResponse
 	(*WatchRequest)(nil),         // 42: noggin.v1.WatchRequest
 	(*WatchResponse)(nil),        // 43: noggin.v1.WatchResponse
-	(*CallRequest)(nil),          // 44: noggin.v1.CallRequest
-	(*CallResponse)(nil),         // 45: noggin.v1.CallResponse
-	(*Change_Slot)(nil),          // 46: noggin.v1.Change.Slot
-	(*Change_Added)(nil),         // 47: noggin.v1.Change.Added
-	(*Change_Removed)(nil),       // 48: noggin.v1.Change.Removed
-	(*Change_Moved)(nil),         // 49: noggin.v1.Change.Moved
-	(*Change_Updated)(nil),       // 50: noggin.v1.Change.Updated
-	(*Change_ActiveChanged)(nil), // 51: noggin.v1.Change.ActiveChanged
-	(*ErrorDetail_Field)(nil),    // 52: noggin.v1.ErrorDetail.Field
-	(*structpb.Struct)(nil),      // 53: google.protobuf.Struct
-	(structpb.NullValue)(0),      // 54: google.protobuf.NullValue
+	(*RunRequest)(nil),           // 44: noggin.v1.RunRequest
+	(*RunResponse)(nil),          // 45: noggin.v1.RunResponse
+	(*CallRequest)(nil),          // 46: noggin.v1.CallRequest
+	(*CallResponse)(nil),         // 47: noggin.v1.CallResponse
+	(*Change_Slot)(nil),          // 48: noggin.v1.Change.Slot
+	(*Change_Added)(nil),         // 49: noggin.v1.Change.Added
+	(*Change_Removed)(nil),       // 50: noggin.v1.Change.Removed
+	(*Change_Moved)(nil),         // 51: noggin.v1.Change.Moved
+	(*Change_Updated)(nil),       // 52: noggin.v1.Change.Updated
+	(*Change_ActiveChanged)(nil), // 53: noggin.v1.Change.ActiveChanged
+	(*ErrorDetail_Field)(nil),    // 54: noggin.v1.ErrorDetail.Field
+	(*structpb.Struct)(nil),      // 55: google.protobuf.Struct
+	(structpb.NullValue)(0),      // 56: google.protobuf.NullValue
 }
 var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 0: noggin.v1.Item.notes:type_name -> noggin.v1.Note
@@ -3776,12 +3899,12 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 2: noggin.v1.Node.notes:type_name -> noggin.v1.Note
 	3,  // 3: noggin.v1.Node.children:type_name -> noggin.v1.Node
 	3,  // 4: noggin.v1.View.items:type_name -> noggin.v1.Node
-	47, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
-	48, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
-	49, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
-	50, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
-	51, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
-	52, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
+	49, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
+	50, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
+	51, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
+	52, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
+	53, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
+	54, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
 	4,  // 11: noggin.v1.ShowResponse.view:type_name -> noggin.v1.View
 	6,  // 12: noggin.v1.ShowGotoRequest.goto:type_name -> noggin.v1.Goto
 	4,  // 13: noggin.v1.ShowGotoResponse.view:type_name -> noggin.v1.View
@@ -3810,10 +3933,10 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	10, // 36: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
 	2,  // 37: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
 	11, // 38: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
-	53, // 39: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
-	46, // 40: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
-	46, // 41: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
-	54, // 42: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
+	55, // 39: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
+	48, // 40: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
+	48, // 41: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
+	56, // 42: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
 	12, // 43: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
 	14, // 44: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
 	16, // 45: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
@@ -3829,27 +3952,29 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	36, // 55: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
 	38, // 56: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
 	40, // 57: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
-	44, // 58: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
-	42, // 59: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
-	13, // 60: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
-	15, // 61: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
-	17, // 62: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
-	19, // 63: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
-	21, // 64: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
-	23, // 65: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
-	25, // 66: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
-	27, // 67: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
-	29, // 68: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
-	31, // 69: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
-	33, // 70: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
-	35, // 71: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
-	37, // 72: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
-	39, // 73: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
-	41, // 74: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
-	45, // 75: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
-	43, // 76: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
-	60, // [60:77] is the sub-list for method output_type
-	43, // [43:60] is the sub-list for method input_type
+	46, // 58: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
+	44, // 59: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
+	42, // 60: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
+	13, // 61: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
+	15, // 62: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
+	17, // 63: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
+	19, // 64: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
+	21, // 65: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
+	23, // 66: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
+	25, // 67: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
+	27, // 68: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
+	29, // 69: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
+	31, // 70: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
+	33, // 71: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
+	35, // 72: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
+	37, // 73: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
+	39, // 74: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
+	41, // 75: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
+	47, // 76: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
+	45, // 77: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
+	43, // 78: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
+	61, // [61:79] is the sub-list for method output_type
+	43, // [43:61] is the sub-list for method input_type
 	43, // [43:43] is the sub-list for extension type_name
 	43, // [43:43] is the sub-list for extension extendee
 	0,  // [0:43] is the sub-list for field type_name
@@ -3878,10 +4003,10 @@ func file_noggin_v1_noggin_proto_init() {
 	}
 	file_noggin_v1_noggin_proto_msgTypes[26].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[28].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[46].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[47].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[51].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[52].OneofWrappers = []any{
+	file_noggin_v1_noggin_proto_msgTypes[48].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[49].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[53].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[54].OneofWrappers = []any{
 		(*ErrorDetail_Field_StringValue)(nil),
 		(*ErrorDetail_Field_IntValue)(nil),
 		(*ErrorDetail_Field_BoolValue)(nil),
@@ -3893,7 +4018,7 @@ func file_noggin_v1_noggin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_noggin_v1_noggin_proto_rawDesc), len(file_noggin_v1_noggin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   53,
+			NumMessages:   55,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -83,6 +83,8 @@ const (
 	NogginServiceSnapshotProcedure = "/noggin.v1.NogginService/Snapshot"
 	// NogginServiceCallProcedure is the fully-qualified name of the NogginService's Call RPC.
 	NogginServiceCallProcedure = "/noggin.v1.NogginService/Call"
+	// NogginServiceRunProcedure is the fully-qualified name of the NogginService's Run RPC.
+	NogginServiceRunProcedure = "/noggin.v1.NogginService/Run"
 	// NogginServiceWatchProcedure is the fully-qualified name of the NogginService's Watch RPC.
 	NogginServiceWatchProcedure = "/noggin.v1.NogginService/Watch"
 )
@@ -127,6 +129,13 @@ type NogginServiceClient interface {
 	// in any language. A verb failure is an error envelope in a successful
 	// response, not a Connect error. Unlike the MCP tool, show takes `goto`.
 	Call(context.Context, *connect.Request[v1.CallRequest]) (*connect.Response[v1.CallResponse], error)
+	// Run runs one request of a noggin client — the CLI or noggin-mcp pointed
+	// at a remote location (http://HOST:PORT/NAME) — exactly as the client
+	// would run it on a local file, and answers the canonical envelope. A
+	// request id seen in the last ten minutes answers the first answer again
+	// instead of running the request twice, so a client may retry a write
+	// whose response it lost.
+	Run(context.Context, *connect.Request[v1.RunRequest]) (*connect.Response[v1.RunResponse], error)
 	// Watch streams the change events of a noggin: its own writes, writes of
 	// other clients and writes of other processes, in the order they were
 	// applied, each exactly once. The first message is the current document
@@ -247,6 +256,12 @@ func NewNogginServiceClient(httpClient connect.HTTPClient, baseURL string, opts 
 			connect.WithSchema(nogginServiceMethods.ByName("Call")),
 			connect.WithClientOptions(opts...),
 		),
+		run: connect.NewClient[v1.RunRequest, v1.RunResponse](
+			httpClient,
+			baseURL+NogginServiceRunProcedure,
+			connect.WithSchema(nogginServiceMethods.ByName("Run")),
+			connect.WithClientOptions(opts...),
+		),
 		watch: connect.NewClient[v1.WatchRequest, v1.WatchResponse](
 			httpClient,
 			baseURL+NogginServiceWatchProcedure,
@@ -274,6 +289,7 @@ type nogginServiceClient struct {
 	providers *connect.Client[v1.ProvidersRequest, v1.ProvidersResponse]
 	snapshot  *connect.Client[v1.SnapshotRequest, v1.SnapshotResponse]
 	call      *connect.Client[v1.CallRequest, v1.CallResponse]
+	run       *connect.Client[v1.RunRequest, v1.RunResponse]
 	watch     *connect.Client[v1.WatchRequest, v1.WatchResponse]
 }
 
@@ -357,6 +373,11 @@ func (c *nogginServiceClient) Call(ctx context.Context, req *connect.Request[v1.
 	return c.call.CallUnary(ctx, req)
 }
 
+// Run calls noggin.v1.NogginService.Run.
+func (c *nogginServiceClient) Run(ctx context.Context, req *connect.Request[v1.RunRequest]) (*connect.Response[v1.RunResponse], error) {
+	return c.run.CallUnary(ctx, req)
+}
+
 // Watch calls noggin.v1.NogginService.Watch.
 func (c *nogginServiceClient) Watch(ctx context.Context, req *connect.Request[v1.WatchRequest]) (*connect.ServerStreamForClient[v1.WatchResponse], error) {
 	return c.watch.CallServerStream(ctx, req)
@@ -402,6 +423,13 @@ type NogginServiceHandler interface {
 	// in any language. A verb failure is an error envelope in a successful
 	// response, not a Connect error. Unlike the MCP tool, show takes `goto`.
 	Call(context.Context, *connect.Request[v1.CallRequest]) (*connect.Response[v1.CallResponse], error)
+	// Run runs one request of a noggin client — the CLI or noggin-mcp pointed
+	// at a remote location (http://HOST:PORT/NAME) — exactly as the client
+	// would run it on a local file, and answers the canonical envelope. A
+	// request id seen in the last ten minutes answers the first answer again
+	// instead of running the request twice, so a client may retry a write
+	// whose response it lost.
+	Run(context.Context, *connect.Request[v1.RunRequest]) (*connect.Response[v1.RunResponse], error)
 	// Watch streams the change events of a noggin: its own writes, writes of
 	// other clients and writes of other processes, in the order they were
 	// applied, each exactly once. The first message is the current document
@@ -518,6 +546,12 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 		connect.WithSchema(nogginServiceMethods.ByName("Call")),
 		connect.WithHandlerOptions(opts...),
 	)
+	nogginServiceRunHandler := connect.NewUnaryHandler(
+		NogginServiceRunProcedure,
+		svc.Run,
+		connect.WithSchema(nogginServiceMethods.ByName("Run")),
+		connect.WithHandlerOptions(opts...),
+	)
 	nogginServiceWatchHandler := connect.NewServerStreamHandler(
 		NogginServiceWatchProcedure,
 		svc.Watch,
@@ -558,6 +592,8 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 			nogginServiceSnapshotHandler.ServeHTTP(w, r)
 		case NogginServiceCallProcedure:
 			nogginServiceCallHandler.ServeHTTP(w, r)
+		case NogginServiceRunProcedure:
+			nogginServiceRunHandler.ServeHTTP(w, r)
 		case NogginServiceWatchProcedure:
 			nogginServiceWatchHandler.ServeHTTP(w, r)
 		default:
@@ -631,6 +667,10 @@ func (UnimplementedNogginServiceHandler) Snapshot(context.Context, *connect.Requ
 
 func (UnimplementedNogginServiceHandler) Call(context.Context, *connect.Request[v1.CallRequest]) (*connect.Response[v1.CallResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Call is not implemented"))
+}
+
+func (UnimplementedNogginServiceHandler) Run(context.Context, *connect.Request[v1.RunRequest]) (*connect.Response[v1.RunResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Run is not implemented"))
 }
 
 func (UnimplementedNogginServiceHandler) Watch(context.Context, *connect.Request[v1.WatchRequest], *connect.ServerStream[v1.WatchResponse]) error {

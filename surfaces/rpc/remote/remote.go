@@ -1,0 +1,202 @@
+// Package remote is the client side of remote noggins: it runs a request
+// whose noggin is http://HOST:PORT/NAME on the noggin-rpc server there
+// (the Run method, Connect protocol with JSON, over plain net/http, so the
+// CLI links neither protobuf nor Connect) and returns the server's
+// envelope, or an envelope that says why the server could not be used.
+package remote
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/noggin-go/noggin/core/envelope"
+	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/request"
+)
+
+// runPath is the Connect path of NogginService.Run.
+const runPath = "/noggin.v1.NogginService/Run"
+
+// Timeout bounds one attempt of a call (a write waits for the server's
+// lock of at most 5 s).
+const Timeout = 30 * time.Second
+
+// Client runs requests on noggin-rpc servers. It implements
+// request.Remote.
+type Client struct {
+	// HTTP is the client calls go through (http.DefaultTransport, Timeout).
+	HTTP *http.Client
+	// Token is the bearer token sent to every server ($NOGGIN_TOKEN).
+	Token string
+	// Attempts is how often a call is tried when the server could not be
+	// reached or the connection broke (default 3). Every attempt carries
+	// the same request id, so the server applies a write once.
+	Attempts int
+	// Backoff is the wait before the second attempt (doubled after).
+	Backoff time.Duration
+}
+
+var _ request.Remote = (*Client)(nil)
+
+// New returns a client with the token from $NOGGIN_TOKEN.
+func New(getenv func(string) string) *Client {
+	return &Client{HTTP: &http.Client{Timeout: Timeout}, Token: getenv("NOGGIN_TOKEN"), Attempts: 3, Backoff: 200 * time.Millisecond}
+}
+
+// Run implements request.Remote.
+func (c *Client) Run(ctx context.Context, base string, req *request.Request) envelope.Envelope {
+	env, err := c.run(ctx, base, req)
+	if err != nil {
+		return envelope.Failure(req.Verb, err)
+	}
+	return env
+}
+
+func (c *Client) run(ctx context.Context, base string, req *request.Request) (envelope.Envelope, error) {
+	reqJSON, err := req.MarshalJSON()
+	if err != nil {
+		return envelope.Envelope{}, err
+	}
+	body, err := json.Marshal(map[string]string{"request": string(reqJSON), "requestId": newID()})
+	if err != nil {
+		return envelope.Envelope{}, err
+	}
+	attempts := max(c.Attempts, 1)
+	wait := c.Backoff
+	var last error
+	for i := 0; i < attempts; i++ {
+		if i > 0 {
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+				return envelope.Envelope{}, noggin.Cancelled(ctx)
+			}
+			wait *= 2
+		}
+		env, retry, err := c.attempt(ctx, base, body)
+		if err == nil || !retry {
+			return env, err
+		}
+		last = err
+	}
+	return envelope.Envelope{}, last
+}
+
+// attempt makes one call; retry says whether trying again may help.
+func (c *Client) attempt(ctx context.Context, base string, body []byte) (env envelope.Envelope, retry bool, err error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, base+runPath, bytes.NewReader(body))
+	if err != nil {
+		return env, false, unavailable(base, err.Error())
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Connect-Protocol-Version", "1")
+	if c.Token != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(hreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return env, false, noggin.Cancelled(ctx)
+		}
+		detail, retry := transportDetail(base, err)
+		return env, retry, unavailable(base, detail)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
+	if err != nil {
+		return env, true, unavailable(base, "the connection broke while reading the answer")
+	}
+	if resp.StatusCode != http.StatusOK {
+		return env, resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusBadGateway, connectError(base, resp.StatusCode, b)
+	}
+	var out struct {
+		Envelope string `json:"envelope"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil || out.Envelope == "" {
+		return env, false, unavailable(base, "the answer is not a noggin-rpc answer: is it a noggin-rpc server?")
+	}
+	env, err = envelope.Decode([]byte(out.Envelope))
+	if err != nil {
+		return env, false, unavailable(base, "the server answered an envelope this client cannot read ("+err.Error()+"): use noggin-rpc and clients of the same version")
+	}
+	return env, false, nil
+}
+
+func unavailable(base, detail string) error {
+	return noggin.NewError(noggin.CodeUnavailable, noggin.F("server", base), noggin.F("detail", detail))
+}
+
+// transportDetail says in words what went wrong before an answer, and
+// whether another attempt may help.
+func transportDetail(base string, err error) (string, bool) {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Timeout() {
+		return "no answer within " + Timeout.String() + ": is the server overloaded or the address wrong?", false
+	}
+	var certErr *tls.CertificateVerificationError
+	var recErr tls.RecordHeaderError
+	switch {
+	case errors.As(err, &certErr):
+		return "TLS: the server's certificate is not trusted (" + certErr.Err.Error() + ")", false
+	case errors.As(err, &recErr):
+		return "TLS: the server does not speak TLS here: use http:// or the server's TLS port", false
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused: is noggin-rpc running there (noggin-rpc serve --addr …)?", true
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the connection broke before an answer", true
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return "unknown host " + dnsErr.Name, dnsErr.IsTemporary
+	}
+	msg := err.Error()
+	if ue != nil {
+		msg = ue.Err.Error()
+	}
+	if strings.Contains(msg, "tls") || strings.Contains(msg, "x509") {
+		return "TLS: " + msg, false
+	}
+	return msg, true
+}
+
+// connectError maps a Connect error response to a noggin error.
+func connectError(base string, status int, body []byte) error {
+	var ce struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(body, &ce)
+	switch {
+	case ce.Code == "unauthenticated" || status == http.StatusUnauthorized:
+		return noggin.NewError(noggin.CodeUnauthenticated, noggin.F("server", base))
+	case ce.Code == "unimplemented" || status == http.StatusNotFound:
+		return unavailable(base, "the server does not offer remote noggins (NogginService/Run): it is an older noggin-rpc or not noggin-rpc; upgrade it")
+	case ce.Code == "permission_denied":
+		return unavailable(base, "the server refused the request: "+ce.Message)
+	case ce.Message != "":
+		return unavailable(base, ce.Code+": "+ce.Message)
+	}
+	return unavailable(base, "HTTP "+http.StatusText(status)+": is it a noggin-rpc server?")
+}
+
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
