@@ -41,7 +41,9 @@ func RemoteLocation(loc string) (base, name string, ok bool, err error) {
 	case perr != nil || u.Host == "":
 		return "", "", true, refused(loc, "not a valid URL: http://HOST:PORT/NAME")
 	case u.User != nil:
-		return "", "", true, refused(loc, "credentials do not belong in the URL: set $NOGGIN_TOKEN")
+		// Never echo what may be a secret: the user info is masked.
+		u.User = url.User("***")
+		return "", "", true, refused(strings.Replace(u.String(), "%2A%2A%2A", "***", 1), "credentials do not belong in the URL: set $NOGGIN_TOKEN")
 	case u.RawQuery != "" || u.Fragment != "" || strings.Contains(loc, "?") || strings.Contains(loc, "#"):
 		return "", "", true, refused(loc, "a remote location has no query or fragment: http://HOST:PORT/NAME")
 	}

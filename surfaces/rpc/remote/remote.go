@@ -117,7 +117,7 @@ func (c *Client) attempt(ctx context.Context, base string, body []byte) (env env
 		detail, retry := transportDetail(base, err)
 		return env, retry, unavailable(base, detail)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
 	if err != nil {
 		return env, true, unavailable(base, "the connection broke while reading the answer")
@@ -168,6 +168,9 @@ func transportDetail(base string, err error) (string, bool) {
 	msg := err.Error()
 	if ue != nil {
 		msg = ue.Err.Error()
+	}
+	if strings.Contains(msg, "HTTP response to HTTPS client") {
+		return "TLS: the server does not speak TLS here: use http://, or the address of a TLS proxy in front of it", false
 	}
 	if strings.Contains(msg, "tls") || strings.Contains(msg, "x509") {
 		return "TLS: " + msg, false
