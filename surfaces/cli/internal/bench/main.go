@@ -55,8 +55,10 @@ func run(runs int) error {
 	}
 	defer func() { _ = os.RemoveAll(dir) }()
 	bin := filepath.Join(dir, "noggin")
-	if out, err := exec.Command("go", "build", "-tags", "urfave_cli_no_docs,urfave_cli_no_suggest",
-		"-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/noggin").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-tags", "urfave_cli_no_docs,urfave_cli_no_suggest",
+		"-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/noggin")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build
+	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %w\n%s", err, out)
 	}
 	sizes := []int{10, 1000, 10000}
