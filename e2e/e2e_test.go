@@ -336,9 +336,15 @@ func TestScenarios(t *testing.T) {
 // at a time per mode, and returns each scenario's runs by name.
 func runModes(t *testing.T, scns []*Scenario, logTimes bool) map[string][]*RunResult {
 	t.Helper()
+	return runModesOf(t, scns, []string{CLI, MCP, RPC, Mixed}, logTimes)
+}
+
+// runModesOf is runModes for the given modes.
+func runModesOf(t *testing.T, scns []*Scenario, modes []string, logTimes bool) map[string][]*RunResult {
+	t.Helper()
 	runs := map[string][]*RunResult{}
 	ctx := context.Background()
-	for _, mode := range []string{CLI, MCP, RPC, Mixed} {
+	for _, mode := range modes {
 		sfs, skipped := surfacesFor(t, mode)
 		var rot []string
 		if len(skipped) > 0 && !*allowMissing {

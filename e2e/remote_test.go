@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -207,5 +208,105 @@ func TestRemoteFailures(t *testing.T) {
 	}
 	if got.String() != string(want) {
 		t.Errorf("failures differ from %s:\n%s", golden, got.String())
+	}
+}
+
+// TestRemoteMode runs every scenario with the CLI and noggin-mcp pointed
+// at the shared noggin-rpc (rooted at the work directory) through remote
+// locations: each envelope and final file must be the golden one, the
+// server's URL read as the local relative location it names.
+func TestRemoteMode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short: remote mode runs the whole corpus again")
+	}
+	srv := sharedRPC(t)
+	base := "http://" + srv.Addr + "/"
+	var scns []*Scenario
+	for _, s := range loadScenarios(t) {
+		if reason := remoteRestricted[s.Name]; reason != "" {
+			continue
+		}
+		c := *s
+		c.Base = base
+		scns = append(scns, &c)
+	}
+	runs := runModesOf(t, scns, []string{CLI, MCP}, true)
+	local := Normalizer(suite.work)
+	norm := func(b []byte) []byte { return local(bytes.ReplaceAll(b, []byte(base), nil)) }
+	for _, s := range scns {
+		t.Run(s.Name, func(t *testing.T) {
+			for _, msg := range Compare(s, runs[s.Name], norm) {
+				t.Error(msg)
+			}
+		})
+	}
+}
+
+// remoteRestricted are the scenarios remote mode leaves out, with why.
+var remoteRestricted = map[string]string{}
+
+// TestRemoteConcurrency: three CLI loops and one noggin-mcp, all through a
+// remote location, each add 100 items to one served noggin at once: every
+// item is there, none twice.
+func TestRemoteConcurrency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short")
+	}
+	root := t.TempDir()
+	srv := startTokenServer(t, root)
+	loc := "http://" + srv.Addr + "/shared.yaml"
+	tok := "NOGGIN_TOKEN=" + remoteToken
+	ctx := context.Background()
+	m, err := StartMCP(ctx, needBinary(t, MCP), root, append(processEnv(false), "HOME="+t.TempDir(), tok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	const perWriter = 100
+	var wg sync.WaitGroup
+	errs := make(chan error, 4*perWriter)
+	for w := 0; w < 3; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < perWriter; i++ {
+				c := exec.Command(needBinary(t, CLI), "--noggin", loc, "--json", "add", fmt.Sprintf("cli%d-%03d", w, i))
+				c.Env = append(processEnv(false), "HOME="+root, tok)
+				if out, err := c.CombinedOutput(); err != nil {
+					errs <- fmt.Errorf("cli %d/%d: %v: %s", w, i, err, out)
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < perWriter; i++ {
+			out, err := m.Call(ctx, "noggin_add", map[string]any{"noggin": loc, "title": fmt.Sprintf("mcp-%03d", i)})
+			if err != nil || !bytes.Contains(out, []byte(`"status": "ok"`)) {
+				errs <- fmt.Errorf("mcp %d: %v: %s", i, err, out)
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "shared.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w := 0; w < 3; w++ {
+		for i := 0; i < perWriter; i++ {
+			if n := bytes.Count(b, []byte(fmt.Sprintf("title: cli%d-%03d\n", w, i))); n != 1 {
+				t.Errorf("cli%d-%03d is there %d times", w, i, n)
+			}
+		}
+	}
+	for i := 0; i < perWriter; i++ {
+		if n := bytes.Count(b, []byte(fmt.Sprintf("title: mcp-%03d\n", i))); n != 1 {
+			t.Errorf("mcp-%03d is there %d times", i, n)
+		}
 	}
 }

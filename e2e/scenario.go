@@ -58,6 +58,9 @@ type Scenario struct {
 	Generated bool
 	// Sections in file order (fixtures, steps, finals).
 	Sections []*Section
+	// Base, when set, prefixes the scenario's relative locations: remote
+	// mode points the CLI and noggin-mcp at http://HOST:PORT/<scenario>/….
+	Base string
 }
 
 // SectionKind tells what a section is.
@@ -457,9 +460,9 @@ func (s *Scenario) Location(name string) string {
 		return name
 	}
 	if name == "" || name == "." {
-		return s.Name
+		return s.Base + s.Name
 	}
-	return s.Name + "/" + name
+	return s.Base + s.Name + "/" + name
 }
 
 // NogginLocation is the location a step operates on.

@@ -104,8 +104,19 @@ func (r *Runner) copyRemote(ctx context.Context, req *Request) (envelope.Envelop
 	fl, tl := jstext.TrimSpace(from.text()), jstext.TrimSpace(to.text())
 	fb, fn, fok, ferr := RemoteLocation(fl)
 	tb, tn, tok, terr := RemoteLocation(tl)
-	if !fok && !tok {
+	if !fok && !tok || fl == "" || tl == "" { // local, or a missing side (core's checks say which)
 		return envelope.Envelope{}, false
+	}
+	// A local side that cannot be opened fails as it would locally.
+	for _, side := range []struct {
+		loc    string
+		remote bool
+	}{{fl, fok}, {tl, tok}} {
+		if !side.remote {
+			if _, err := r.Opener.Open(ctx, side.loc); err != nil {
+				return envelope.Failure("copy", err), true
+			}
+		}
 	}
 	switch {
 	case ferr != nil:
