@@ -11,7 +11,7 @@ import (
 // BenchmarkRemote compares a verb on a remote noggin with the same verb on
 // a local file: whole CLI processes (show --json, push) and warm
 // noggin-mcp calls (noggin_show, noggin_note), on a 10-item noggin.
-// Run: go test ./e2e -run '^$' -bench Remote -benchtime 100x
+// Run it with go test ./e2e -run '^$' -bench Remote -benchtime 100x.
 func BenchmarkRemote(b *testing.B) {
 	root := b.TempDir()
 	bin := suite.bins[RPC]
