@@ -186,6 +186,38 @@ func typedData(verb string, d any) (any, error) {
 			return nil, errors.New("envelope: where data is not a string")
 		}
 		return s, nil
+	case "find":
+		return toFind(d), nil
+	case "log":
+		r := &noggin.LogResult{Entries: []*noggin.Entry{}}
+		for _, f := range asFields(d) {
+			switch f.Name {
+			case "entries":
+				for _, e := range asSlice(f.Value) {
+					r.Entries = append(r.Entries, toEntry(e))
+				}
+			case "unreadable":
+				r.Unreadable, _ = f.Value.(int)
+			case "missing":
+				r.Missing, _ = f.Value.(bool)
+			}
+		}
+		return r, nil
+	case "undo", "redo":
+		r := &noggin.UndoResult{}
+		for _, f := range asFields(d) {
+			switch f.Name {
+			case "entry":
+				r.Entry = toEntry(f.Value)
+			case "view":
+				v, err := toView(f.Value)
+				if err != nil {
+					return nil, err
+				}
+				r.View = v
+			}
+		}
+		return r, nil
 	case "providers":
 		ps := []noggin.Provider{}
 		for _, e := range asSlice(d) {
@@ -270,4 +302,76 @@ func toNodes(v any) []*noggin.Node {
 		ns = append(ns, n)
 	}
 	return ns
+}
+
+func toFind(d any) *noggin.FindResult {
+	r := &noggin.FindResult{Matches: []noggin.FindMatch{}}
+	for _, f := range asFields(d) {
+		switch f.Name {
+		case "total":
+			r.Total, _ = f.Value.(int)
+		case "matches":
+			for _, e := range asSlice(f.Value) {
+				var m noggin.FindMatch
+				for _, g := range asFields(e) {
+					switch g.Name {
+					case "key":
+						m.Key, _ = g.Value.(string)
+					case "path":
+						m.Path, _ = g.Value.(string)
+					case "title":
+						m.Title, _ = g.Value.(string)
+					case "done":
+						m.Done, _ = g.Value.(bool)
+					case "notes":
+						for _, ts := range asSlice(g.Value) {
+							s, _ := ts.(string)
+							m.Notes = append(m.Notes, s)
+						}
+					}
+				}
+				r.Matches = append(r.Matches, m)
+			}
+		}
+	}
+	return r
+}
+
+// toEntry reads a history entry as log, undo and redo write it.
+func toEntry(v any) *noggin.Entry {
+	if v == nil {
+		return nil
+	}
+	e := &noggin.Entry{}
+	for _, f := range asFields(v) {
+		switch f.Name {
+		case "seq":
+			e.Seq, _ = f.Value.(int)
+		case "time":
+			e.Time, _ = f.Value.(string)
+		case "verb":
+			e.Verb, _ = f.Value.(string)
+		case "undoes":
+			e.Undoes, _ = f.Value.(int)
+		case "redoes":
+			e.Redoes, _ = f.Value.(int)
+		case "changes":
+			for _, c := range asSlice(f.Value) {
+				var ch noggin.EntryChange
+				for _, g := range asFields(c) {
+					s, _ := g.Value.(string)
+					switch g.Name {
+					case "kind":
+						ch.Kind = s
+					case "key":
+						ch.Key = s
+					case "title":
+						ch.Title = s
+					}
+				}
+				e.Changes = append(e.Changes, ch)
+			}
+		}
+	}
+	return e
 }

@@ -275,6 +275,24 @@ func (w *writer) data(d any, depth int) {
 		w.copyResult(v, depth)
 	case noggin.CopyResult:
 		w.copyResult(&v, depth)
+	case *noggin.FindResult:
+		if v == nil {
+			w.null()
+			return
+		}
+		w.findResult(v, depth)
+	case *noggin.LogResult:
+		if v == nil {
+			w.null()
+			return
+		}
+		w.logResult(v, depth)
+	case *noggin.UndoResult:
+		if v == nil {
+			w.null()
+			return
+		}
+		w.undoResult(v, depth)
 	case []noggin.Provider:
 		a := w.openArray(depth)
 		for _, p := range v {
@@ -647,7 +665,8 @@ func (w *writer) value(v any, depth int, prune bool) {
 	case []noggin.Note:
 		w.b = appendNotes(w.b, x, depth)
 	case *noggin.View, noggin.View, *noggin.DeleteResult, noggin.DeleteResult,
-		*noggin.CopyResult, noggin.CopyResult, []noggin.Provider:
+		*noggin.CopyResult, noggin.CopyResult, []noggin.Provider,
+		*noggin.FindResult, *noggin.LogResult, *noggin.UndoResult:
 		w.data(x, depth)
 	case *noggin.Node:
 		w.b = appendNode(w.b, x, depth)

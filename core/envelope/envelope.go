@@ -13,7 +13,8 @@ type Envelope struct {
 	Verb string
 	// Data is the success payload: *noggin.View (nil = null),
 	// *noggin.DeleteResult, *noggin.CopyResult, string (where),
-	// []noggin.Provider, or nil.
+	// []noggin.Provider, *noggin.FindResult, *noggin.LogResult,
+	// *noggin.UndoResult (undo, redo), or nil.
 	Data any
 	// Err is set for an error envelope.
 	Err *noggin.Error

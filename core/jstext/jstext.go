@@ -163,6 +163,10 @@ func abs(i int) int {
 // is white space, U+0085 is not).
 func TrimSpace(s string) string { return strings.TrimFunc(s, isSpace) }
 
+// Fields splits s around runs of JavaScript white space (as TrimSpace
+// sees it).
+func Fields(s string) []string { return strings.FieldsFunc(s, isSpace) }
+
 func isSpace(r rune) bool {
 	switch r {
 	case '\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2028', '\u2029',

@@ -8,7 +8,8 @@ import (
 // OpType names an atomic op.
 type OpType string
 
-// The six atomic ops (docs/file-format.md).
+// The six atomic ops (docs/file-format.md), and unnote, which only the
+// history uses: it takes back a note (the inverse of note).
 const (
 	OpAdd       OpType = "add"
 	OpRemove    OpType = "remove"
@@ -16,6 +17,7 @@ const (
 	OpNote      OpType = "note"
 	OpMove      OpType = "move"
 	OpSetActive OpType = "setActive"
+	OpUnnote    OpType = "unnote"
 )
 
 // Op is one atomic op. Which fields matter depends on Type:
@@ -25,6 +27,7 @@ const (
 //   - note: Key, Note
 //   - move: Key, ParentKey, Position/AtEnd
 //   - setActive: Key ("" = null)
+//   - unnote: Key (drops the item's last note)
 type Op struct {
 	Type      OpType
 	Key       string
@@ -35,9 +38,13 @@ type Op struct {
 	// ignored when AtEnd. A negative Position is invalid-op.
 	Position int
 	AtEnd    bool
-	Title    *string
-	Done     *bool
-	Note     *Note
+	// Flat makes Position the index in the document's flat item list
+	// instead of among the parent's children: the inverse ops of the
+	// history put items back exactly where they were.
+	Flat  bool
+	Title *string
+	Done  *bool
+	Note  *Note
 }
 
 // Store is a live noggin: a document behind a location. Implementations
@@ -46,7 +53,7 @@ type Store interface {
 	// Load returns the current document. Long-lived stores return a cached
 	// copy unless the backing file changed. The caller must not mutate it.
 	Load(ctx context.Context) (*Document, error)
-	// Update runs one atomic read-plan-write cycle. plan computes the ops
+	// Update runs one atomic read-plan-write cycle. w.Plan computes the ops
 	// from a document it must not mutate. Update first calls plan on the
 	// current (cached) document: an error is returned at once, and no ops
 	// means nothing is written (the planned document is returned). Otherwise
@@ -59,7 +66,13 @@ type Store interface {
 	// away: Ctrl-C, a cancelled MCP request, a disconnected RPC client),
 	// with the cancelled error and nothing written; waiting for the write
 	// lock is where that matters. Once the write has begun it completes.
-	Update(ctx context.Context, plan func(doc *Document) ([]Op, error)) (*Document, error)
+	//
+	// A store that keeps a history appends one entry for the write (see
+	// Write and Entry) under the same lock; a history that cannot be read
+	// or written never stops the write.
+	Update(ctx context.Context, w Write) (*Document, error)
+	// History reads the noggin's journal.
+	History(ctx context.Context) (Journal, error)
 	// Describe returns the location exactly as the caller supplied it.
 	Describe() string
 	// Watch streams change events (own writes and external changes) until

@@ -16,7 +16,8 @@ import (
 type benchStore struct{ doc *noggin.Document }
 
 func (s *benchStore) Load(context.Context) (*noggin.Document, error) { return s.doc, nil }
-func (s *benchStore) Update(ctx context.Context, plan func(*noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+func (s *benchStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document, error) {
+	plan := func(d *noggin.Document) ([]noggin.Op, error) { return w.Plan(d, noggin.NewHistory(nil, nil)) }
 	if ops, err := plan(s.doc); err != nil || len(ops) == 0 {
 		return s.doc, err
 	}
@@ -26,8 +27,9 @@ func (s *benchStore) Update(ctx context.Context, plan func(*noggin.Document) ([]
 	}
 	return noggin.Apply(s.doc, ops)
 }
-func (s *benchStore) Describe() string                              { return "bench" }
-func (s *benchStore) Watch(ctx context.Context) <-chan noggin.Event { return nil }
+func (s *benchStore) Describe() string                                { return "bench" }
+func (s *benchStore) History(context.Context) (noggin.Journal, error) { return noggin.Journal{}, nil }
+func (s *benchStore) Watch(ctx context.Context) <-chan noggin.Event   { return nil }
 
 var sizes = []int{1000, 10000, 100000}
 
@@ -92,9 +94,9 @@ func (s *coldStore) Load(context.Context) (*noggin.Document, error) { return s.f
 func (s *coldStore) fresh() *noggin.Document {
 	return &noggin.Document{Active: s.doc.Active, Items: s.doc.Items}
 }
-func (s *coldStore) Update(ctx context.Context, plan func(*noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+func (s *coldStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document, error) {
 	d := s.fresh()
-	ops, err := plan(d)
+	ops, err := w.Plan(d, noggin.NewHistory(nil, nil))
 	if err != nil || len(ops) == 0 {
 		return d, err
 	}

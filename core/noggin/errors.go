@@ -63,6 +63,27 @@ const (
 	// wants a bearer token ($NOGGIN_TOKEN) and got none or another one;
 	// exit 1, data {server}.
 	CodeUnauthenticated = "unauthenticated"
+	// CodeQueryRequired is new in noggin for Go: find was given no query
+	// words (exit 2).
+	CodeQueryRequired = "query-required"
+	// CodeInvalidLimit is new in noggin for Go: a limit (find, log) that is
+	// not a whole number of at least 1 (exit 2, data {limit}).
+	CodeInvalidLimit = "invalid-limit"
+	// CodeUndoConflict is new in noggin for Go: the noggin is no longer in
+	// the state the write to undo (or redo) left it in — it was changed
+	// outside noggin's history, e.g. by the JavaScript tool or by hand —
+	// so nothing was changed (exit 1, data {seq, write, time}).
+	CodeUndoConflict = "undo-conflict"
+	// CodeNothingToUndo is new in noggin for Go: the history holds no
+	// write left to take back (exit 1, data {reason}: "empty" or
+	// "missing").
+	CodeNothingToUndo = "nothing-to-undo"
+	// CodeNothingToRedo is new in noggin for Go: no undo to take back since
+	// the last write (exit 1).
+	CodeNothingToRedo = "nothing-to-redo"
+	// CodeHistoryUnavailable is new in noggin for Go: the noggin's history
+	// could not be read (exit 1, data {detail}); the noggin itself works.
+	CodeHistoryUnavailable = "history-unavailable"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -122,7 +143,8 @@ var exitCodes = map[string]int{
 	CodeUnsupportedSchema: 2, CodeLockTimeout: 1, CodeIO: 2, CodeSourceRequired: 2,
 	CodeDestRequired: 2, CodeUsage: 2, CodeDisposed: 2, CodeReadOnly: 2,
 	CodeLocationRefused: 2, CodeUnknownArgument: 2, CodeCancelled: 130,
-	CodeUnavailable: 1, CodeUnauthenticated: 1,
+	CodeUnavailable: 1, CodeUnauthenticated: 1, CodeQueryRequired: 2, CodeInvalidLimit: 2,
+	CodeUndoConflict: 1, CodeNothingToUndo: 1, CodeNothingToRedo: 1, CodeHistoryUnavailable: 1,
 }
 
 // Cancelled returns the cancelled error when ctx is done, else nil. Stores
@@ -284,6 +306,21 @@ func catalog(e *Error, detail string) string {
 		return fmt.Sprintf("unknown argument '%s'; it takes: %s", str(e, "argument"), str(e, "known"))
 	case CodeLocationRefused:
 		return fmt.Sprintf("location '%s' refused: %s", str(e, "location"), str(e, "detail"))
+	case CodeQueryRequired:
+		return "query required: the words to look for in titles and notes"
+	case CodeInvalidLimit:
+		return fmt.Sprintf("limit must be a whole number of at least 1, not '%s'", str(e, "limit"))
+	case CodeUndoConflict:
+		return fmt.Sprintf("the noggin changed since #%s (%s at %s) outside noggin's history (another tool, such as the JavaScript noggin, or an edit by hand); nothing was changed. Check it with show; log lists the history", str(e, "seq"), str(e, "write"), str(e, "time"))
+	case CodeNothingToUndo:
+		if str(e, "reason") == "missing" {
+			return "nothing to undo: this noggin has no history yet (it starts with the next write made by noggin for Go)"
+		}
+		return "nothing to undo: every write in the history is already undone"
+	case CodeNothingToRedo:
+		return "nothing to redo: no undo since the last write"
+	case CodeHistoryUnavailable:
+		return "cannot read the noggin's history: " + str(e, "detail")
 	}
 	return e.Code
 }

@@ -33,10 +33,11 @@ func (m *memStore) Load(context.Context) (*Document, error) {
 	return m.doc, nil
 }
 
-func (m *memStore) Update(_ context.Context, plan func(*Document) ([]Op, error)) (*Document, error) {
+func (m *memStore) Update(_ context.Context, w Write) (*Document, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.updates++
+	plan := func(d *Document) ([]Op, error) { return w.Plan(d, NewHistory(nil, nil)) }
 	ops, err := plan(m.doc)
 	if err != nil {
 		return nil, err
@@ -62,6 +63,8 @@ func (m *memStore) Update(_ context.Context, plan func(*Document) ([]Op, error))
 }
 
 func (m *memStore) Describe() string { return "memory://test" }
+
+func (m *memStore) History(context.Context) (Journal, error) { return Journal{Missing: true}, nil }
 
 func (m *memStore) Watch(ctx context.Context) <-chan Event {
 	c := make(chan Event)

@@ -64,6 +64,8 @@ func (a *applier) apply(op *Op) error {
 	case OpSetActive:
 		a.doc.Active = op.Key
 		return nil
+	case OpUnnote:
+		return a.unnote(op)
 	}
 	return invalidOp("unknown op type", F("opType", string(op.Type)))
 }
@@ -153,13 +155,28 @@ func (a *applier) add(op *Op) error {
 		Title:     src.Title,
 		Done:      src.Done,
 		Notes:     append(make([]Note, 0, len(src.Notes)), src.Notes...),
+		Order:     src.Order,
+		Extra:     src.Extra,
 	}
 	if src.CreatedAt != nil {
 		c := *src.CreatedAt
 		it.CreatedAt = &c
 	}
 	a.owned[it] = true
-	return a.insert(it, op.ParentKey, op.AtEnd, op.Position)
+	return a.place(it, op)
+}
+
+// place inserts it where op says: at a flat index, or among siblings.
+func (a *applier) place(it *Item, op *Op) error {
+	if !op.Flat {
+		return a.insert(it, op.ParentKey, op.AtEnd, op.Position)
+	}
+	if op.Position < 0 || op.Position > len(a.doc.Items) {
+		return invalidOp("invalid position", F("position", op.Position))
+	}
+	a.doc.Items = slices.Insert(a.doc.Items, op.Position, it)
+	a.pos = nil
+	return nil
 }
 
 func (a *applier) remove(op *Op) error {
@@ -227,5 +244,18 @@ func (a *applier) move(op *Op) error {
 	a.doc.Items = slices.Delete(a.doc.Items, i, i+1)
 	a.pos = nil
 	it.ParentKey = op.ParentKey
-	return a.insert(it, op.ParentKey, op.AtEnd, op.Position)
+	return a.place(it, op)
+}
+
+func (a *applier) unnote(op *Op) error {
+	i, err := a.target(op)
+	if err != nil {
+		return err
+	}
+	it := a.mutable(i)
+	if len(it.Notes) == 0 {
+		return invalidOp("unnote op references an item without notes", F("key", op.Key))
+	}
+	it.Notes = slices.Clip(it.Notes[:len(it.Notes)-1])
+	return nil
 }

@@ -147,6 +147,19 @@ func closeOps(s *snap, target *Item, force, closeAll bool, verb, ts string) ([]O
 	return ops, nil
 }
 
+// write is the Write of a verb whose plan needs no history.
+func write(verb, ts string, plan func(d *Document) ([]Op, error)) Write {
+	return Write{Verb: verb, Time: ts, Plan: func(d *Document, _ *History) ([]Op, error) { return plan(d) }}
+}
+
+// verbOf names done and pop in the history.
+func verbOf(pop bool) string {
+	if pop {
+		return "pop"
+	}
+	return "done"
+}
+
 // viewOf builds the view of the item with key in doc.
 func viewOf(doc *Document, key string, o viewOpts) *View {
 	x := newIndex(doc)
@@ -162,12 +175,12 @@ func (e *Engine) Push(ctx context.Context, s Store, o PushOpts) (*View, error) {
 	now := e.now()
 	ts := Stamp(now)
 	var key string
-	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, write("push", ts, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		key = e.newKeys(d, now, 1)[0]
 		sl := slot{parent: st.activeKey(), atEnd: true}
 		return []Op{newItemOp(key, o.Title, ts, sl), {Type: OpSetActive, Key: key}}, nil
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +192,7 @@ func (e *Engine) Add(ctx context.Context, s Store, o AddOpts) (*View, error) {
 	now := e.now()
 	ts := Stamp(now)
 	var viewKey string
-	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, write("add", ts, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		sl := slot{parent: st.activeKey(), atEnd: true}
 		if o.Placement != nil {
@@ -199,7 +212,7 @@ func (e *Engine) Add(ctx context.Context, s Store, o AddOpts) (*View, error) {
 			}
 		}
 		return ops, nil
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +244,7 @@ func (s *snap) placeBeside(kind string, anchor, moving *Item) slot {
 // Move relocates an item and its subtree.
 func (e *Engine) Move(ctx context.Context, s Store, o MoveOpts) (*View, error) {
 	var viewKey string
-	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, write("move", Stamp(e.now()), func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		kind, anchor, err := st.placement(o.Placement, "move")
 		if err != nil {
@@ -269,7 +282,7 @@ func (e *Engine) Move(ctx context.Context, s Store, o MoveOpts) (*View, error) {
 			}
 		}
 		return ops, nil
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -282,14 +295,14 @@ func (e *Engine) Goto(ctx context.Context, s Store, o GotoOpts) (*View, error) {
 		return nil, NewError(CodePathRequired, F("verb", "goto"))
 	}
 	var key string
-	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, write("goto", Stamp(e.now()), func(d *Document) ([]Op, error) {
 		target, err := newSnap(d).resolve(o.Path)
 		if err != nil {
 			return nil, err
 		}
 		key = target.Key
 		return []Op{{Type: OpSetActive, Key: key}}, nil
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +332,7 @@ func (e *Engine) Pop(ctx context.Context, s Store, o PopOpts) (*View, error) {
 func (e *Engine) close(ctx context.Context, s Store, path string, force, closeAll, pop bool) (*View, error) {
 	ts := Stamp(e.now())
 	var targetKey string
-	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, write(verbOf(pop), ts, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		target := st.active
 		if pop {
@@ -338,7 +351,7 @@ func (e *Engine) close(ctx context.Context, s Store, path string, force, closeAl
 		}
 		targetKey = target.Key
 		return append(ops, Op{Type: OpSetActive, Key: target.ParentKey}), nil
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +379,7 @@ func (e *Engine) Edit(ctx context.Context, s Store, o EditOpts) (*View, error) {
 	}
 	ts := Stamp(e.now())
 	var viewKey string
-	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, write("edit", ts, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		target, err := st.target(o.Path, "edit")
 		if err != nil {
@@ -394,7 +407,7 @@ func (e *Engine) Edit(ctx context.Context, s Store, o EditOpts) (*View, error) {
 			}
 		}
 		return ops, nil
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -423,7 +436,7 @@ func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (*View, error) {
 		return buildView(doc, st.x, t, vo), nil
 	}
 	var viewKey string
-	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, write("show", Stamp(e.now()), func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		viewKey = ""
 		t, err := target(st)
@@ -439,7 +452,7 @@ func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (*View, error) {
 			return nil, nil
 		}
 		return []Op{{Type: OpSetActive, Key: g.Key}}, nil
-	})
+	}))
 	if err != nil || viewKey == "" {
 		return nil, err
 	}
@@ -454,7 +467,7 @@ func (e *Engine) Note(ctx context.Context, s Store, o NoteOpts) (*View, error) {
 	}
 	ts := Stamp(e.now())
 	var viewKey string
-	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, write("note", ts, func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		target, err := st.target(o.Path, "note")
 		if err != nil {
@@ -468,7 +481,7 @@ func (e *Engine) Note(ctx context.Context, s Store, o NoteOpts) (*View, error) {
 			}
 		}
 		return ops, nil
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -484,7 +497,7 @@ func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (*DeleteResu
 		return nil, NewError(CodePathRequired, F("verb", "delete"))
 	}
 	res := &DeleteResult{}
-	doc, err := s.Update(ctx, func(d *Document) ([]Op, error) {
+	doc, err := s.Update(ctx, write("delete", Stamp(e.now()), func(d *Document) ([]Op, error) {
 		st := newSnap(d)
 		target, err := st.resolve(o.Path)
 		if err != nil {
@@ -509,7 +522,7 @@ func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (*DeleteResu
 		res.Deleted = DeletedItem{Key: target.Key, Path: path, Title: target.Title}
 		res.DescendantCount = len(desc)
 		return ops, nil
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -538,7 +551,7 @@ func (e *Engine) Copy(ctx context.Context, src, dst Store) (*CopyResult, error) 
 		return res, nil
 	}
 	now := e.now()
-	_, err = dst.Update(ctx, func(d *Document) ([]Op, error) {
+	_, err = dst.Update(ctx, write("copy", Stamp(now), func(d *Document) ([]Op, error) {
 		keys := e.newKeys(d, now, len(order))
 		mapped := make(map[string]string, len(order))
 		mapping := make([]KeyPair, len(order))
@@ -556,7 +569,7 @@ func (e *Engine) Copy(ctx context.Context, src, dst Store) (*CopyResult, error) 
 		}
 		res.Mapping = mapping
 		return ops, nil
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}

@@ -710,12 +710,12 @@ type racyStore struct {
 	stale *Document
 }
 
-func (r *racyStore) Update(ctx context.Context, plan func(*Document) ([]Op, error)) (*Document, error) {
-	ops, err := plan(r.stale)
+func (r *racyStore) Update(ctx context.Context, w Write) (*Document, error) {
+	ops, err := w.Plan(r.stale, NewHistory(nil, nil))
 	if err != nil || len(ops) == 0 {
 		return r.stale, err
 	}
-	return r.memStore.Update(ctx, plan)
+	return r.memStore.Update(ctx, w)
 }
 
 // TestReplanOnFreshDocument: verbs compute their ops from the document
@@ -748,7 +748,7 @@ type failStore struct{ memStore }
 var errBoom = fmt.Errorf("boom")
 
 func (*failStore) Load(context.Context) (*Document, error) { return nil, errBoom }
-func (*failStore) Update(context.Context, func(*Document) ([]Op, error)) (*Document, error) {
+func (*failStore) Update(context.Context, Write) (*Document, error) {
 	return nil, errBoom
 }
 

@@ -161,6 +161,9 @@ var wireArgs = []struct {
 	{"to", func(r *Request) *Arg { return &r.To }},
 	{"placementKind", func(r *Request) *Arg { return &r.PlacementKind }},
 	{"anchor", func(r *Request) *Arg { return &r.Anchor }},
+	{"query", func(r *Request) *Arg { return &r.Query }},
+	{"under", func(r *Request) *Arg { return &r.Under }},
+	{"limit", func(r *Request) *Arg { return &r.Limit }},
 }
 
 type wireRequest struct {

@@ -11,7 +11,9 @@ package request
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/noggin-go/noggin/core/envelope"
@@ -81,6 +83,9 @@ type Request struct {
 	WithDescendants, WithAll   Arg
 	WithNotes                  Arg
 	From, To                   Arg // copy's locations
+	// Query, Under and Limit are find's words, subtree and cap (Limit is
+	// log's too). find's Open and Done are the fields above.
+	Query, Under, Limit Arg
 	// PlacementKind and Anchor are a placement given as a kind and an
 	// anchor (RPC) instead of by Before/After/Into.
 	PlacementKind, Anchor Arg
@@ -240,6 +245,10 @@ var verbTable = []verbDef{
 	{name: "where", params: []Param{pNoggin}, run: where},
 	{name: "copy", params: []Param{pFrom, pTo}, before: copyChecks, global: copyVerb},
 	{name: "providers", params: []Param{}, global: providers},
+	{name: "find", params: []Param{pNoggin, pQuery, pOpen, pDone, pUnder, pLimit}, before: findChecks, run: findVerb},
+	{name: "log", params: []Param{pNoggin, pLimit}, before: logChecks, run: logVerb},
+	{name: "undo", params: []Param{pNoggin}, before: noPositionals, run: undo},
+	{name: "redo", params: []Param{pNoggin}, before: noPositionals, run: redo},
 }
 
 // verbs indexes verbTable by name.
@@ -532,4 +541,102 @@ func providers(_ context.Context, r *Runner, _ *Request, _ *Result) (any, error)
 		}
 	}
 	return ps, nil
+}
+
+// query is find's query: the Query argument's string form when it is given
+// and not empty or null, else the positional words joined by one space.
+func (req *Request) query() string {
+	q := req.Query.text()
+	if q == "" {
+		q = strings.Join(req.Positionals, " ")
+	}
+	return q
+}
+
+// limit is the Limit argument: 0 when absent; a whole number of at least 1
+// (a JSON number, or digits from the CLI), else invalid-limit.
+func (req *Request) limit() (int, error) {
+	a := req.Limit
+	if !a.Given {
+		return 0, nil
+	}
+	bad := noggin.NewError(noggin.CodeInvalidLimit, noggin.F("verb", req.Verb), noggin.F("limit", jstext.String(a.Value)))
+	switch v := a.Value.(type) {
+	case float64:
+		if v < 1 || v != math.Trunc(v) {
+			return 0, bad
+		}
+		return int(min(v, math.MaxInt32)), nil
+	case string:
+		t := jstext.TrimSpace(v)
+		if t == "" || strings.Trim(t, "0123456789") != "" {
+			return 0, bad
+		}
+		n, err := strconv.Atoi(t)
+		if err != nil {
+			n = math.MaxInt32 // more digits than an int holds: no cap
+		}
+		if n < 1 {
+			return 0, bad
+		}
+		return min(n, math.MaxInt32), nil
+	}
+	return 0, bad
+}
+
+func findChecks(req *Request) error {
+	if jstext.TrimSpace(req.query()) == "" {
+		return noggin.NewError(noggin.CodeQueryRequired, noggin.F("verb", "find"))
+	}
+	_, err := req.limit()
+	return err
+}
+
+func logChecks(req *Request) error {
+	if err := noPositionals(req); err != nil {
+		return err
+	}
+	_, err := req.limit()
+	return err
+}
+
+func noPositionals(req *Request) error {
+	if len(req.Positionals) > 0 {
+		return usage(req.Verb + ": takes no arguments")
+	}
+	return nil
+}
+
+func findVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	limit, _ := req.limit() // checked before
+	r, err := e.Find(ctx, st, noggin.FindOpts{Query: req.query(), Open: req.Open.isTrue(), Done: req.Done.isTrue(),
+		Under: jstext.TrimSpace(req.Under.text()), Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func logVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+	limit, _ := req.limit() // checked before
+	r, err := e.Log(ctx, st, noggin.LogOpts{Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func undo(ctx context.Context, e *noggin.Engine, st noggin.Store, _ *Request) (any, error) {
+	return recall(e.Undo(ctx, st, false))
+}
+
+func redo(ctx context.Context, e *noggin.Engine, st noggin.Store, _ *Request) (any, error) {
+	return recall(e.Undo(ctx, st, true))
+}
+
+func recall(r *noggin.UndoResult, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }

@@ -89,12 +89,12 @@ func BenchmarkUpdate(b *testing.B) {
 			for b.Loop() {
 				i++
 				key := "bench-" + strconv.Itoa(i)
-				_, err := s.Update(context.Background(), func(d *noggin.Document) ([]noggin.Op, error) {
+				_, err := s.Update(context.Background(), planOf(func(d *noggin.Document) ([]noggin.Op, error) {
 					return []noggin.Op{
 						{Type: noggin.OpAdd, Item: &noggin.Item{Key: key, Title: "pushed", Notes: []noggin.Note{}}, ParentKey: d.Active, AtEnd: true},
 						{Type: noggin.OpSetActive, Key: key},
 					}, nil
-				})
+				}))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -84,9 +84,9 @@ func TestMemoryProvider(t *testing.T) {
 		t.Fatalf("b.Load = %v, %v", doc, err)
 	}
 	// No-op writes fire nothing; the next event is k2.
-	if _, err := a.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
+	if _, err := a.Update(context.Background(), planOf(func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{{Type: noggin.OpSetActive}}, nil
-	}); err != nil {
+	})); err != nil {
 		t.Fatal(err)
 	}
 	mustAdd(t, b, "k2")

@@ -48,9 +48,9 @@ func TestCancelWhileWaitingForLock(t *testing.T) {
 			ctx, cancel := tc.cancel(context.Background())
 			defer cancel()
 			start := time.Now()
-			_, err = s.Update(ctx, func(*noggin.Document) ([]noggin.Op, error) {
+			_, err = s.Update(ctx, planOf(func(*noggin.Document) ([]noggin.Op, error) {
 				return []noggin.Op{addOp("k2")}, nil
-			})
+			}))
 			took := time.Since(start)
 			e := asError(t, err)
 			if e.Code != noggin.CodeCancelled || e.ExitCode != 130 || e.Get("reason") != tc.reason {
@@ -96,8 +96,8 @@ func holdTurn(t *testing.T, s noggin.Store, _ string) func() {
 }
 
 func addItemCtx(ctx context.Context, s noggin.Store, key string) error {
-	_, err := s.Update(ctx, func(*noggin.Document) ([]noggin.Op, error) {
+	_, err := s.Update(ctx, planOf(func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{addOp(key)}, nil
-	})
+	}))
 	return err
 }

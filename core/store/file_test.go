@@ -87,18 +87,18 @@ func TestOpenMissingFileCreatesNothing(t *testing.T) {
 		t.Errorf("Describe = %q", got)
 	}
 	// A plan with no ops writes nothing.
-	if _, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) { return nil, nil }); err != nil {
+	if _, err := s.Update(context.Background(), planOf(func(*noggin.Document) ([]noggin.Op, error) { return nil, nil })); err != nil {
 		t.Fatal(err)
 	}
 	// A failing plan writes nothing.
 	boom := noggin.NewError(noggin.CodeNoActiveItem)
-	if _, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) { return nil, boom }); err != boom {
+	if _, err := s.Update(context.Background(), planOf(func(*noggin.Document) ([]noggin.Op, error) { return nil, boom })); err != boom {
 		t.Fatalf("Update error = %v, want the plan's error", err)
 	}
 	// An invalid op writes nothing.
-	_, err = s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
+	_, err = s.Update(context.Background(), planOf(func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{{Type: noggin.OpSetActive, Key: "nope"}}, nil
-	})
+	}))
 	if errCode(err) != noggin.CodeInvalidDocument {
 		t.Fatalf("Update error = %v, want invalid-document", err)
 	}
@@ -151,10 +151,10 @@ func TestOnDiskFormat(t *testing.T) { // 190
 	p := filepath.Join(dir, "x.yaml")
 	s := mustOpen(t, p, Options{})
 	created := "2026-12-02T12:52:24.117Z"
-	_, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
+	_, err := s.Update(context.Background(), planOf(func(*noggin.Document) ([]noggin.Op, error) {
 		it := &noggin.Item{Key: "k1", Title: "root", CreatedAt: &created, Notes: []noggin.Note{}}
 		return []noggin.Op{{Type: noggin.OpAdd, Item: it, AtEnd: true}, {Type: noggin.OpSetActive, Key: "k1"}}, nil
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,12 +243,12 @@ func TestBadFileUnderTheLock(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x.yaml")
 	s := mustOpen(t, p, Options{})
 	bad := []byte("schemaVersion: 7\nactive: null\nitems: []\n")
-	_, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
+	_, err := s.Update(context.Background(), planOf(func(*noggin.Document) ([]noggin.Op, error) {
 		if err := os.WriteFile(p, bad, 0o666); err != nil {
 			t.Fatal(err)
 		}
 		return []noggin.Op{addOp("k1")}, nil
-	})
+	}))
 	if errCode(err) != noggin.CodeUnsupportedSchema {
 		t.Fatalf("error = %v", err)
 	}
@@ -283,10 +283,10 @@ func TestUpdateReplansOnFreshDocument(t *testing.T) {
 	mustAdd(t, a, "k1")
 	// b's cache is stale; its plan must see k1 under the lock.
 	var seen [][]string
-	doc, err := b.Update(context.Background(), func(d *noggin.Document) ([]noggin.Op, error) {
+	doc, err := b.Update(context.Background(), planOf(func(d *noggin.Document) ([]noggin.Op, error) {
 		seen = append(seen, keysOf(d))
 		return []noggin.Op{addOp("k" + strconv.Itoa(len(d.Items)+1))}, nil
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,13 +481,13 @@ func TestWrittenFileComparedWithItsEncoding(t *testing.T) {
 				t.Errorf("same bytes: Load = %p, %v; want the cached %p", again, err, doc)
 			}
 			plans := 0
-			if _, err := s.Update(context.Background(), func(d *noggin.Document) ([]noggin.Op, error) {
+			if _, err := s.Update(context.Background(), planOf(func(d *noggin.Document) ([]noggin.Op, error) {
 				plans++
 				if d != doc {
 					t.Errorf("plan %d got a re-parsed document", plans)
 				}
 				return nil, nil
-			}); err != nil || plans != 1 {
+			})); err != nil || plans != 1 {
 				t.Errorf("Update: %d plans, %v", plans, err)
 			}
 			rewrite(bytes.ReplaceAll(b, []byte("k1"), []byte("k9")))

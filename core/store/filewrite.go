@@ -5,7 +5,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -21,7 +23,7 @@ import (
 
 // Update plans on the cached document, then under the in-process mutex and
 // the cross-process lock re-reads the file, re-plans, applies and writes.
-func (s *fileStore) Update(ctx context.Context, plan func(doc *noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document, error) {
 	if err := noggin.Cancelled(ctx); err != nil {
 		return nil, err
 	}
@@ -31,7 +33,15 @@ func (s *fileStore) Update(ctx context.Context, plan func(doc *noggin.Document) 
 	if err != nil {
 		return nil, err
 	}
-	ops, err := plan(doc)
+	h := noggin.NewHistory(s.readHistory, func() string {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.doc != doc {
+			return "" // changed meanwhile: the locked pass plans again
+		}
+		return s.digestRaw(s.cachedRawLocked())
+	})
+	ops, err := w.Plan(doc, h)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +92,9 @@ func (s *fileStore) Update(ctx context.Context, plan func(doc *noggin.Document) 
 		}
 	}
 	if fresh != doc { // the file changed since the first plan: plan again
-		if ops, err = plan(fresh); err != nil {
+		freshRaw := raw
+		h = noggin.NewHistory(s.readHistory, func() string { return s.digestRaw(freshRaw) })
+		if ops, err = w.Plan(fresh, h); err != nil {
 			return nil, err
 		}
 	}
@@ -113,8 +125,17 @@ func (s *fileStore) Update(ctx context.Context, plan func(doc *noggin.Document) 
 	default:
 		out = s.items.EncodeYAML(next) // re-encodes only changed items
 	}
-	if err := s.writeAtomic(next, out); err != nil {
+	entry, jerr := noggin.NewEntry(w, h, fresh, ops)
+	if jerr == nil {
+		entry.Before = h.Digest()
+	}
+	after, err := s.writeAtomic(next, out)
+	if err != nil {
 		return nil, s.writeErr(err)
+	}
+	if jerr == nil {
+		entry.After = after
+		_ = appendJournal(s.fsy, s.name+historySuffix, entry) // never fails the write
 	}
 	st, _ = s.stat()
 	s.mu.Lock()
@@ -132,29 +153,31 @@ func (s *fileStore) writeErr(err error) error {
 	return writeError(err, s.base)
 }
 
-// writeAtomic writes data, or if it is nil doc encoded as the file's
+// writeAtomic returns the digest of what it wrote. It writes data, or if it is nil doc encoded as the file's
 // format and streamed (no document-sized buffer), to
 // <file>.tmp-<pid>-<epoch-ms>, fsyncs it,
 // renames it over the file and fsyncs the directory. The temp file is
 // removed on failure.
-func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (err error) {
+func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer func() {
 		if err != nil {
 			_ = s.fsy.Remove(tmp)
 		}
 	}()
+	sum := sha256.New()
 	switch {
 	case data != nil:
+		_, _ = sum.Write(data)
 		_, err = f.Write(data)
 	case s.jsonFile:
-		err = codec.WriteJSON(f, doc)
+		err = codec.WriteJSON(io.MultiWriter(f, sum), doc)
 	default:
-		err = codec.WriteYAML(f, doc)
+		err = codec.WriteYAML(io.MultiWriter(f, sum), doc)
 	}
 	if err == nil {
 		err = f.Sync()
@@ -163,7 +186,7 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (err error) {
 		err = cerr
 	}
 	if err != nil {
-		return err
+		return "", err
 	}
 	for attempt := 1; ; attempt++ {
 		err = s.fsy.Rename(tmp, s.name)
@@ -173,13 +196,13 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (err error) {
 		time.Sleep(time.Duration(5+rand.IntN(15)) * time.Millisecond) //nolint:gosec // retry jitter, not a secret
 	}
 	if err != nil {
-		return err
+		return "", err
 	}
 	if d, derr := s.fsy.Open(s.dir()); derr == nil {
 		_ = d.Sync()
 		_ = d.Close()
 	}
-	return nil
+	return digestHash(sum), nil
 }
 
 // dir is the directory holding the file, as an fsys name.
@@ -203,6 +226,8 @@ func (s *fileStore) removeStaleTemps() {
 		var pid int
 		var isLock bool
 		if rest, ok := strings.CutPrefix(n, base+".tmp-"); ok {
+			pid = tempPid(rest)
+		} else if rest, ok := strings.CutPrefix(n, base+historySuffix+".tmp-"); ok {
 			pid = tempPid(rest)
 		} else if rest, ok := strings.CutPrefix(n, base+".lock.tmp-"); ok {
 			pid, isLock = tempPid(rest), true
@@ -229,4 +254,30 @@ func tempPid(rest string) int {
 		return 0
 	}
 	return pid
+}
+
+// History reads the noggin's journal (<file>.history).
+func (s *fileStore) History(ctx context.Context) (noggin.Journal, error) {
+	if err := noggin.Cancelled(ctx); err != nil {
+		return noggin.Journal{}, err
+	}
+	return s.readHistory()
+}
+
+func (s *fileStore) readHistory() (noggin.Journal, error) {
+	j, err := readJournal(s.fsy, s.name+historySuffix)
+	if err != nil {
+		return j, noggin.NewError(noggin.CodeHistoryUnavailable, noggin.F("detail", noggin.Wrap(s.writeErr(err)).Message))
+	}
+	return j, nil
+}
+
+// digestRaw is the digest of the file's bytes raw (nil: a missing file),
+// which may be mapped: a file that shrank under the mapping has no digest.
+func (s *fileStore) digestRaw(raw []byte) (d string) {
+	if !s.mapFiles {
+		return digestOf(raw)
+	}
+	guard(func() { d = digestOf(raw) })
+	return d
 }

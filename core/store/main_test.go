@@ -61,9 +61,9 @@ func addOp(key string) noggin.Op {
 
 // addItem adds one item in one write.
 func addItem(s noggin.Store, key string) error {
-	_, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
+	_, err := s.Update(context.Background(), planOf(func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{addOp(key)}, nil
-	})
+	}))
 	return err
 }
 
@@ -74,4 +74,9 @@ func keysOf(doc *noggin.Document) []string {
 		keys[i] = it.Key
 	}
 	return keys
+}
+
+// planOf is a write whose plan needs no history.
+func planOf(plan func(*noggin.Document) ([]noggin.Op, error)) noggin.Write {
+	return noggin.Write{Verb: "test", Plan: func(d *noggin.Document, _ *noggin.History) ([]noggin.Op, error) { return plan(d) }}
 }

@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"weak"
 
+	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -16,6 +18,8 @@ type memState struct {
 	mu  sync.Mutex // guards doc
 	doc *noggin.Document
 	hub hub
+	// journal is the history (guarded by mu).
+	journal []noggin.Entry
 }
 
 // memStore is a handle on a memState. The registry holds states weakly, so
@@ -73,12 +77,13 @@ func (m *memStore) Load(ctx context.Context) (*noggin.Document, error) {
 	return m.state.doc, nil
 }
 
-func (m *memStore) Update(ctx context.Context, plan func(doc *noggin.Document) ([]noggin.Op, error)) (*noggin.Document, error) {
+func (m *memStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document, error) {
 	doc, err := m.Load(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ops, err := plan(doc)
+	h := m.history(doc)
+	ops, err := w.Plan(doc, h)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +100,8 @@ func (m *memStore) Update(ctx context.Context, plan func(doc *noggin.Document) (
 		return nil, err
 	}
 	if fresh != doc {
-		if ops, err = plan(fresh); err != nil {
+		h = m.history(fresh)
+		if ops, err = w.Plan(fresh, h); err != nil {
 			return nil, err
 		}
 		if len(ops) == 0 {
@@ -108,6 +114,17 @@ func (m *memStore) Update(ctx context.Context, plan func(doc *noggin.Document) (
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if e, err := noggin.NewEntry(w, h, fresh, ops); err == nil {
+		e.Before, e.After = h.Digest(), memDigest(next)
+		e.Seq = 1
+		if n := len(st.journal); n > 0 {
+			e.Seq = st.journal[n-1].Seq + 1
+		}
+		st.journal = append(st.journal, e)
+		if len(st.journal) > noggin.MaxHistory {
+			st.journal = slices.Clone(st.journal[len(st.journal)-noggin.MaxHistory:])
+		}
+	}
 	st.doc = next
 	if st.hub.active() {
 		if ch := noggin.Diff(fresh, next); len(ch) > 0 {
@@ -116,5 +133,24 @@ func (m *memStore) Update(ctx context.Context, plan func(doc *noggin.Document) (
 	}
 	return next, nil
 }
+
+// history is the memory noggin's history as of doc.
+func (m *memStore) history(doc *noggin.Document) *noggin.History {
+	return noggin.NewHistory(func() (noggin.Journal, error) { return m.History(context.Background()) },
+		func() string { return memDigest(doc) })
+}
+
+// History returns the entries of the memory noggin's writes.
+func (m *memStore) History(ctx context.Context) (noggin.Journal, error) {
+	if err := noggin.Cancelled(ctx); err != nil {
+		return noggin.Journal{}, err
+	}
+	m.state.mu.Lock()
+	defer m.state.mu.Unlock()
+	return noggin.Journal{Entries: slices.Clone(m.state.journal), Missing: len(m.state.journal) == 0}, nil
+}
+
+// memDigest is the digest of a memory noggin: of its JSON encoding.
+func memDigest(doc *noggin.Document) string { return digestOf(codec.EncodeJSON(doc)) }
 
 func (m *memStore) Watch(ctx context.Context) <-chan noggin.Event { return m.state.hub.watch(ctx) }

@@ -168,7 +168,7 @@ func TestRootLockProtocol(t *testing.T) {
 	}
 	plantLock(t, p, pidFile(deadPid(t), 0))
 	mustAdd(t, s, "k1")
-	if names := dirNames(t, root); !slices.Equal(names, []string{"x.yaml"}) {
+	if names := dirNames(t, root); !slices.Equal(names, []string{"x.yaml", "x.yaml.history"}) {
 		t.Errorf("root holds %v", names)
 	}
 }

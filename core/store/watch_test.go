@@ -54,14 +54,14 @@ func TestWatchFile(t *testing.T) {
 	mustAdd(t, s, "k1")
 	mustAdd(t, s, "k2")
 	// A write that changes nothing observable fires nothing.
-	if _, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
+	if _, err := s.Update(context.Background(), planOf(func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{{Type: noggin.OpSetActive}}, nil
-	}); err != nil {
+	})); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.Update(context.Background(), func(*noggin.Document) ([]noggin.Op, error) {
+	_, err := s.Update(context.Background(), planOf(func(*noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{{Type: noggin.OpSetActive, Key: "k1"}}, nil
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}

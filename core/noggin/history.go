@@ -1,0 +1,372 @@
+package noggin
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Write is one write of a noggin: how it is planned, and how the noggin's
+// history names it.
+type Write struct {
+	// Verb names the write in the history ("push", "undo", …).
+	Verb string
+	// Time is when the write happened (RFC 3339, from the engine's clock).
+	Time string
+	// Plan computes the ops from doc, which it must not mutate. h is the
+	// noggin's history as of doc: only undo and redo read it, and they set
+	// h.Undoes or h.Redoes to the entry they take back or apply again.
+	Plan func(doc *Document, h *History) ([]Op, error)
+}
+
+// History is a noggin's journal as a plan sees it. Its entries and the
+// digest of the planned document are read on first use.
+type History struct {
+	// Undoes and Redoes are set by the plan of undo and redo: the Seq of
+	// the entry that the write takes back or applies again.
+	Undoes, Redoes int
+
+	load   func() (Journal, error)
+	digest func() string
+
+	once    sync.Once
+	journal Journal
+	err     error
+	dOnce   sync.Once
+	d       string
+}
+
+// NewHistory returns the history a store hands to a plan: load reads the
+// journal, digest fingerprints the document being planned on.
+func NewHistory(load func() (Journal, error), digest func() string) *History {
+	return &History{load: load, digest: digest}
+}
+
+// Journal reads the noggin's journal (once).
+func (h *History) Journal() (Journal, error) {
+	h.once.Do(func() {
+		if h.load == nil {
+			h.journal = Journal{Missing: true}
+			return
+		}
+		h.journal, h.err = h.load()
+	})
+	return h.journal, h.err
+}
+
+// Digest is the fingerprint of the document being planned on (once).
+func (h *History) Digest() string {
+	h.dOnce.Do(func() {
+		if h.digest != nil {
+			h.d = h.digest()
+		}
+	})
+	return h.d
+}
+
+// Journal is what a store's history holds.
+type Journal struct {
+	// Entries are the readable entries, oldest first.
+	Entries []Entry
+	// Unreadable counts the lines that could not be read (a truncated or
+	// corrupt journal); they are skipped.
+	Unreadable int
+	// Missing is true when the noggin has no journal at all (never written
+	// by noggin for Go, or the journal was deleted).
+	Missing bool
+}
+
+// MaxHistory is how many entries a journal keeps.
+const MaxHistory = 1000
+
+// Entry is one write in a noggin's journal: when, which verb, the ops and
+// the ops that invert them, the digests of the document before and after,
+// and what changed in words.
+type Entry struct {
+	Seq  int
+	Time string
+	Verb string
+	// Undoes (undo) or Redoes (redo) is the Seq of the entry taken back or
+	// applied again; 0 for every other write.
+	Undoes, Redoes int
+	Before, After  string
+	Ops, Inverse   []Op
+	Changes        []EntryChange
+}
+
+// EntryChange is one change of a write, for people and agents reading the
+// history. Kind is added, removed, moved, renamed, closed, reopened, noted,
+// unnoted or activated; Title is the item's title (its new title for
+// renamed); Key is "" for "activated" when no item is active after it.
+type EntryChange struct {
+	Kind  string
+	Key   string
+	Title string
+}
+
+// NewEntry describes one write: ops applied to before (the document the
+// write planned on), its inverse and its changes. The digests and Seq are
+// the store's.
+func NewEntry(w Write, h *History, before *Document, ops []Op) (Entry, error) {
+	inv, changes, err := invert(before, ops)
+	if err != nil {
+		return Entry{}, err
+	}
+	e := Entry{Time: w.Time, Verb: w.Verb, Ops: ops, Inverse: inv, Changes: changes}
+	if h != nil {
+		e.Undoes, e.Redoes = h.Undoes, h.Redoes
+	}
+	return e, nil
+}
+
+// invert computes, op by op on the document as it is before each op, the
+// ops that take the write back (in reverse order) and its changes. The
+// inverse restores the document exactly, including the order of its flat
+// item list and unknown fields, so an undone file is byte-identical.
+func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
+	if doc == nil {
+		doc = NewDocument()
+	}
+	a := &applier{doc: Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}, owned: map[*Item]bool{}}
+	a.doc.Items = append(make([]*Item, 0, len(doc.Items)+len(ops)), doc.Items...)
+	var groups [][]Op
+	var changes []EntryChange
+	title := func(key string) string {
+		if i := a.find(key); i >= 0 {
+			return a.doc.Items[i].Title
+		}
+		return ""
+	}
+	for i := range ops {
+		op := &ops[i]
+		var inv []Op
+		switch op.Type {
+		case OpAdd:
+			if op.Item != nil {
+				inv = []Op{{Type: OpRemove, Keys: []string{op.Item.Key}}}
+				changes = append(changes, EntryChange{Kind: "added", Key: op.Item.Key, Title: op.Item.Title})
+			}
+		case OpRemove:
+			drop := make(map[string]bool, len(op.Keys))
+			for _, k := range op.Keys {
+				drop[k] = true
+			}
+			for idx, it := range a.doc.Items {
+				if drop[it.Key] {
+					inv = append(inv, Op{Type: OpAdd, Item: it, ParentKey: it.ParentKey, Position: idx, Flat: true})
+					changes = append(changes, EntryChange{Kind: "removed", Key: it.Key, Title: it.Title})
+				}
+			}
+		case OpSet:
+			if j := a.find(op.Key); j >= 0 {
+				old := *a.doc.Items[j] // a copy: this apply may change the item in place later
+				back := Op{Type: OpSet, Key: op.Key}
+				if op.Title != nil {
+					back.Title = &old.Title
+					if *op.Title != old.Title {
+						changes = append(changes, EntryChange{Kind: "renamed", Key: op.Key, Title: *op.Title})
+					}
+				}
+				if op.Done != nil {
+					back.Done = &old.Done
+					if *op.Done != old.Done {
+						kind := "reopened"
+						if *op.Done {
+							kind = "closed"
+						}
+						changes = append(changes, EntryChange{Kind: kind, Key: op.Key, Title: title(op.Key)})
+					}
+				}
+				inv = []Op{back}
+			}
+		case OpNote:
+			inv = []Op{{Type: OpUnnote, Key: op.Key}}
+			changes = append(changes, EntryChange{Kind: "noted", Key: op.Key, Title: title(op.Key)})
+		case OpUnnote:
+			if j := a.find(op.Key); j >= 0 && len(a.doc.Items[j].Notes) > 0 {
+				n := a.doc.Items[j].Notes[len(a.doc.Items[j].Notes)-1]
+				inv = []Op{{Type: OpNote, Key: op.Key, Note: &n}}
+				changes = append(changes, EntryChange{Kind: "unnoted", Key: op.Key, Title: title(op.Key)})
+			}
+		case OpMove:
+			if j := a.find(op.Key); j >= 0 {
+				inv = []Op{{Type: OpMove, Key: op.Key, ParentKey: a.doc.Items[j].ParentKey, Position: j, Flat: true}}
+				changes = append(changes, EntryChange{Kind: "moved", Key: op.Key, Title: title(op.Key)})
+			}
+		case OpSetActive:
+			inv = []Op{{Type: OpSetActive, Key: a.doc.Active}}
+		}
+		if err := a.apply(op); err != nil {
+			return nil, nil, err
+		}
+		if op.Type == OpSetActive && op.Key != doc.Active {
+			changes = append(changes, EntryChange{Kind: "activated", Key: op.Key, Title: title(op.Key)})
+		}
+		groups = append(groups, inv)
+	}
+	var out []Op
+	for i := len(groups) - 1; i >= 0; i-- {
+		out = append(out, groups[i]...)
+	}
+	return out, changes, nil
+}
+
+// Summary says in words what an entry changed, e.g. `added "spec";
+// activated "spec"`. Runs of one kind are shortened: `removed "a" and 3
+// more`.
+func (e *Entry) Summary() string {
+	var parts []string
+	for i := 0; i < len(e.Changes); {
+		c := e.Changes[i]
+		j := i + 1
+		for j < len(e.Changes) && e.Changes[j].Kind == c.Kind && c.Kind != "activated" {
+			j++
+		}
+		var s string
+		switch {
+		case c.Kind == "activated" && c.Key == "":
+			s = "no item active"
+		default:
+			s = c.Kind + " " + strconv.Quote(c.Title)
+		}
+		if n := j - i - 1; n > 0 {
+			s += " and " + strconv.Itoa(n) + " more"
+		}
+		parts = append(parts, s)
+		i = j
+	}
+	if len(parts) == 0 {
+		return "no change"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// recallTarget picks the entry undo (redo false) or redo takes back or
+// applies again. Undo: the newest write that is not already undone, where
+// an undo entry marks its target undone and a redo counts as a write.
+// Redo: the newest undo that is not yet redone, as long as no other write
+// came after it.
+func recallTarget(entries []Entry, redo bool) *Entry {
+	skip := map[int]bool{}
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := &entries[i]
+		if !redo {
+			switch {
+			case e.Undoes != 0:
+				skip[e.Undoes] = true
+			case skip[e.Seq]:
+			default:
+				return e
+			}
+			continue
+		}
+		switch {
+		case e.Redoes != 0:
+			skip[e.Redoes] = true
+		case e.Undoes == 0:
+			return nil // a write after the last undo: nothing to redo
+		case skip[e.Seq]:
+		default:
+			return e
+		}
+	}
+	return nil
+}
+
+// LogOpts are log's options.
+type LogOpts struct {
+	// Limit caps the entries listed; 0 means DefaultLogLimit.
+	Limit int
+}
+
+// DefaultLogLimit is how many entries log lists unless told.
+const DefaultLogLimit = 20
+
+// LogResult is the result of log: entries newest first.
+type LogResult struct {
+	Entries []*Entry
+	// Unreadable counts journal lines that could not be read.
+	Unreadable int
+	// Missing: the noggin has no history yet.
+	Missing bool
+}
+
+// Log lists the newest entries of the noggin's history.
+func (e *Engine) Log(ctx context.Context, s Store, o LogOpts) (*LogResult, error) {
+	limit := o.Limit
+	if limit <= 0 {
+		limit = DefaultLogLimit
+	}
+	j, err := s.History(ctx)
+	if err != nil {
+		return nil, historyError(err)
+	}
+	res := &LogResult{Entries: []*Entry{}, Unreadable: j.Unreadable, Missing: j.Missing}
+	for i := len(j.Entries) - 1; i >= 0 && len(res.Entries) < limit; i-- {
+		res.Entries = append(res.Entries, &j.Entries[i])
+	}
+	return res, nil
+}
+
+// UndoResult is the result of undo and redo: the entry taken back or
+// applied again, and the view of the active item after it (nil when none
+// is active).
+type UndoResult struct {
+	Entry *Entry
+	View  *View
+}
+
+// Undo takes back the newest write not yet undone (redo: applies again the
+// newest undo, if no write came after it). It applies the entry's inverse
+// (redo: its ops) only when the noggin is still in the state that entry
+// left it in; otherwise undo-conflict and nothing changes. Undo and redo
+// are writes of their own in the history.
+func (e *Engine) Undo(ctx context.Context, s Store, redo bool) (*UndoResult, error) {
+	verb := "undo"
+	if redo {
+		verb = "redo"
+	}
+	var target *Entry
+	doc, err := s.Update(ctx, Write{Verb: verb, Time: Stamp(e.now()), Plan: func(d *Document, h *History) ([]Op, error) {
+		j, err := h.Journal()
+		if err != nil {
+			return nil, historyError(err)
+		}
+		t := recallTarget(j.Entries, redo)
+		switch {
+		case t == nil && redo:
+			return nil, NewError(CodeNothingToRedo, F("verb", verb))
+		case t == nil:
+			reason := "empty"
+			if j.Missing || len(j.Entries) == 0 {
+				reason = "missing"
+			}
+			return nil, NewError(CodeNothingToUndo, F("verb", verb), F("reason", reason))
+		case t.After == "" || h.Digest() != t.After:
+			return nil, NewError(CodeUndoConflict, F("verb", verb), F("seq", t.Seq), F("write", t.Verb), F("time", t.Time))
+		}
+		target = t
+		h.Undoes, h.Redoes = 0, 0
+		if redo {
+			h.Redoes = t.Seq
+		} else {
+			h.Undoes = t.Seq
+		}
+		return t.Inverse, nil
+	}})
+	if err != nil {
+		return nil, err
+	}
+	return &UndoResult{Entry: target, View: viewOf(doc, doc.Active, viewOpts{})}, nil
+}
+
+// historyError reports a history that cannot be read.
+func historyError(err error) error {
+	var ne *Error
+	if errors.As(err, &ne) {
+		return err
+	}
+	return NewError(CodeHistoryUnavailable, F("detail", err.Error()))
+}

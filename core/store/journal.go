@@ -1,0 +1,130 @@
+package store
+
+// The history of a file noggin: <file>.history beside it, JSON lines, one
+// entry per write, appended under the noggin's lock after the write and
+// kept to the last noggin.MaxHistory entries. The journal is advisory: it
+// is not fsynced, and any failure to read or write it leaves the write
+// alone. A lost or damaged entry can only make undo refuse (undo-conflict
+// or nothing-to-undo), never apply to the wrong state, because undo checks
+// the digest of the noggin against the entry's.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"hash"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// historySuffix names the journal beside a noggin file.
+const historySuffix = ".history"
+
+// compactSlack is how far past noggin.MaxHistory lines a journal grows
+// before it is rewritten to the last MaxHistory entries, so that most
+// writes append instead of rewriting the journal.
+const compactSlack = 100
+
+// digestOf is the digest of a noggin's bytes ("sha256:<hex>").
+func digestOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// digestHash finishes a streamed digest.
+func digestHash(h hash.Hash) string { return "sha256:" + hex.EncodeToString(h.Sum(nil)) }
+
+// readJournal reads and decodes a journal; a missing one is Missing.
+func readJournal(fsy fsys, name string) (noggin.Journal, error) {
+	data, err := fsy.ReadFile(name)
+	if err != nil {
+		if notExist(err) {
+			return noggin.Journal{Missing: true}, nil
+		}
+		return noggin.Journal{}, err
+	}
+	return parseJournal(data), nil
+}
+
+// parseJournal decodes journal lines, skipping (and counting) those that do
+// not decode; only the last MaxHistory entries are kept.
+func parseJournal(data []byte) noggin.Journal {
+	var j noggin.Journal
+	for len(data) > 0 {
+		line, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		e, err := codec.DecodeEntry(line)
+		if err != nil {
+			j.Unreadable++
+			continue
+		}
+		j.Entries = append(j.Entries, e)
+	}
+	if n := len(j.Entries); n > noggin.MaxHistory {
+		j.Entries = j.Entries[n-noggin.MaxHistory:]
+	}
+	return j
+}
+
+// lastSeq is the Seq of the last line of a journal that has one.
+func lastSeq(data []byte) int {
+	for len(data) > 0 {
+		i := bytes.LastIndexByte(bytes.TrimRight(data, "\n"), '\n')
+		line := bytes.TrimSpace(data[i+1:])
+		data = data[:max(i, 0)]
+		var head struct {
+			Seq int `json:"seq"`
+		}
+		if json.Unmarshal(line, &head) == nil && head.Seq > 0 {
+			return head.Seq
+		}
+		if i < 0 {
+			break
+		}
+	}
+	return 0
+}
+
+// appendJournal numbers e after the journal's last entry and appends it;
+// a journal past MaxHistory+compactSlack lines is rewritten (atomically) to
+// its last MaxHistory entries. Called under the noggin's lock.
+func appendJournal(fsy fsys, name string, e noggin.Entry) error {
+	data, err := fsy.ReadFile(name)
+	if err != nil && !notExist(err) {
+		return err
+	}
+	e.Seq = lastSeq(data) + 1
+	line := codec.EncodeEntry(e)
+	if bytes.Count(data, []byte{'\n'})+1 > noggin.MaxHistory+compactSlack {
+		keep := data
+		for n := bytes.Count(keep, []byte{'\n'}); n > noggin.MaxHistory-1; n-- {
+			_, keep, _ = bytes.Cut(keep, []byte{'\n'})
+		}
+		tmp := name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
+		if err := fsy.WriteFile(tmp, append(append([]byte(nil), keep...), line...), 0o666); err != nil {
+			_ = fsy.Remove(tmp)
+			return err
+		}
+		return fsy.Rename(tmp, name)
+	}
+	f, err := fsy.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	if err != nil {
+		return err
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' { // a torn last line stays one bad line
+		line = append([]byte{'\n'}, line...)
+	}
+	_, err = f.Write(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
