@@ -3,7 +3,12 @@
 // repository marshals an envelope.
 package envelope
 
-import "github.com/noggin-go/noggin/core/noggin"
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
 
 // Version is the envelopeVersion of every envelope.
 const Version = 3
@@ -59,4 +64,13 @@ func (e Envelope) Message() string {
 func (e Envelope) Text() []byte {
 	b := e.Encode()
 	return b[:len(b)-1]
+}
+
+// Line is Encode on one line (no indentation) ending in "\n": the form of
+// a stream of envelopes, one per line (JSON lines).
+func (e Envelope) Line() []byte {
+	var b bytes.Buffer
+	_ = json.Compact(&b, e.Encode()) // Encode writes valid JSON
+	b.WriteByte('\n')
+	return b.Bytes()
 }

@@ -310,8 +310,8 @@ func (e *Engine) Log(ctx context.Context, s Store, o LogOpts) (*LogResult, error
 	return res, nil
 }
 
-// UndoResult is the result of undo and redo: the entry taken back or
-// applied again, and the view of the active item after it (nil when none
+// UndoResult is the result of undo and redo: the write taken back (undo)
+// or applied again (redo: the write the undo had taken back), and the view of the active item after it (nil when none
 // is active).
 type UndoResult struct {
 	Entry *Entry
@@ -348,6 +348,13 @@ func (e *Engine) Undo(ctx context.Context, s Store, redo bool) (*UndoResult, err
 			return nil, NewError(CodeUndoConflict, F("verb", verb), F("seq", t.Seq), F("write", t.Verb), F("time", t.Time))
 		}
 		target = t
+		if redo { // report the write applied again, not the undo taken back
+			for i := range j.Entries {
+				if j.Entries[i].Seq == t.Undoes {
+					target = &j.Entries[i]
+				}
+			}
+		}
 		h.Undoes, h.Redoes = 0, 0
 		if redo {
 			h.Redoes = t.Seq

@@ -27,6 +27,7 @@ var flagKinds = map[string]flagKind{
 	"done": boolFlag, "open": boolFlag, "recursive": boolFlag,
 	"force": boolFlag, "close-all": boolFlag,
 	"version": boolFlag,
+	"under":   valueFlag, "limit": valueFlag, "watch": boolFlag,
 }
 
 // Goto is the parsed optional-value --goto: Self for a bare --goto (or
@@ -40,11 +41,13 @@ type Goto struct {
 // value flag may hold "" (--title=).
 type Flags struct {
 	Noggin, Title, Before, After, Into *string
+	Under, Limit                       *string
 	Goto                               *Goto
 
 	JSON, WithJSON, Help, Version                                 bool
 	NoChildren, WithNotes, WithSiblings, WithDescendants, WithAll bool
 	Done, Open, Recursive, Force, CloseAll                        bool
+	Watch                                                         bool
 }
 
 // Args is the result of the two-pass grammar.
@@ -207,6 +210,8 @@ func (a *Args) setBool(name string) {
 		f.Force = true
 	case "close-all":
 		f.CloseAll = true
+	case "watch":
+		f.Watch = true
 	}
 }
 
@@ -224,6 +229,10 @@ func (a *Args) setValue(name, v string) {
 		f.After = p
 	case "into":
 		f.Into = p
+	case "under":
+		f.Under = p
+	case "limit":
+		f.Limit = p
 	}
 }
 

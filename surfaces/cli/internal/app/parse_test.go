@@ -180,13 +180,13 @@ func TestWantsJSON(t *testing.T) {
 
 func TestCompletions(t *testing.T) {
 	tests := []struct{ argv, want string }{
-		{"", "push add move goto done pop edit show note delete where copy providers help completion"},
-		{"--json|", "push add move goto done pop edit show note delete where copy providers help completion"},
-		{"--json|pu", "push add move goto done pop edit show note delete where copy providers help completion"},
+		{"", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion"},
+		{"--json|", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion"},
+		{"--json|pu", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion"},
 		{"show|--with-d", "--with-descendants"},
 		{"push|--", "--help --json --noggin --title --with-json"},
 		{"push|x|", ""},
-		{"help|", "push add move goto done pop edit show note delete where copy providers help completion"},
+		{"help|", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion"},
 		{"completion|", "bash zsh fish"},
 		{"--no", "--no-children --noggin"},
 	}

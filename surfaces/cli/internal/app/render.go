@@ -183,3 +183,88 @@ func RenderLine(b *bytes.Buffer, s string) {
 	writeSafe(b, s)
 	b.WriteByte('\n')
 }
+
+// RenderFind appends one line per match ("/1/2 ✅ title"), its matching
+// notes' timestamps below it, and a last line when the limit left some
+// out; "(no match)" when there is none.
+func RenderFind(b *bytes.Buffer, r *noggin.FindResult) {
+	if r.Total == 0 {
+		b.WriteString("(no match)\n")
+		return
+	}
+	for _, m := range r.Matches {
+		writeSafe(b, m.Path)
+		b.WriteByte(' ')
+		if m.Done {
+			b.WriteString(markDone + " ")
+		}
+		writeSafe(b, m.Title)
+		b.WriteByte('\n')
+		for _, ts := range m.Notes {
+			b.WriteString("  note ")
+			if ts == "" {
+				b.WriteString(noTimestampLabel)
+			} else {
+				writeSafe(b, ts)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	if len(r.Matches) < r.Total {
+		b.WriteString("(" + strconv.Itoa(len(r.Matches)) + " of " + strconv.Itoa(r.Total) + " matches; --limit shows more)\n")
+	}
+}
+
+// RenderLog appends one line per entry, newest first:
+// "#7 2026-01-02T03:04:05.678Z note: noted "spec"".
+func RenderLog(b *bytes.Buffer, r *noggin.LogResult) {
+	if len(r.Entries) == 0 {
+		if r.Missing {
+			b.WriteString("(no history yet)\n")
+		} else {
+			b.WriteString("(no entries)\n")
+		}
+	}
+	for _, e := range r.Entries {
+		writeEntry(b, e)
+	}
+	if r.Unreadable > 0 {
+		b.WriteString("(" + strconv.Itoa(r.Unreadable) + " unreadable line(s) of the history skipped)\n")
+	}
+}
+
+func writeEntry(b *bytes.Buffer, e *noggin.Entry) {
+	b.WriteString("#" + strconv.Itoa(e.Seq) + " ")
+	writeSafe(b, e.Time)
+	b.WriteByte(' ')
+	writeSafe(b, e.Verb)
+	switch {
+	case e.Undoes != 0:
+		b.WriteString(" (of #" + strconv.Itoa(e.Undoes) + ")")
+	case e.Redoes != 0:
+		b.WriteString(" (of #" + strconv.Itoa(e.Redoes) + ")")
+	}
+	b.WriteString(": ")
+	writeSafe(b, e.Summary())
+	b.WriteByte('\n')
+}
+
+// RenderUndo appends "undid #4 push: added "spec"; …" (redo: "redid …")
+// and the view of the active item.
+func RenderUndo(b *bytes.Buffer, verb string, r *noggin.UndoResult) {
+	if verb == "redo" {
+		b.WriteString("redid ")
+	} else {
+		b.WriteString("undid ")
+	}
+	if r.Entry != nil {
+		writeEntry(b, &noggin.Entry{Seq: r.Entry.Seq, Time: r.Entry.Time, Verb: r.Entry.Verb, Changes: r.Entry.Changes})
+	} else {
+		b.WriteByte('\n')
+	}
+	if r.View == nil {
+		b.WriteString(noActiveLine + "\n")
+		return
+	}
+	RenderView(b, r.View, false)
+}

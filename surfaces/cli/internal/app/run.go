@@ -100,6 +100,17 @@ func (r *runner) run(argv []string) int {
 	}
 	r.runner = runner
 	r.req = requestOf(a)
+	if f.Watch {
+		switch {
+		case a.Verb != "show":
+			return r.fail(usage(a.Verb + ": --watch only applies to show"))
+		case f.Goto != nil:
+			return r.fail(usage("show: --watch cannot move the cursor (--goto)"))
+		case r.withJSON:
+			return r.fail(usage("show: --watch prints the view or, with --json, one envelope per line; not --with-json"))
+		}
+		return r.watchShow(f.WithNotes)
+	}
 	return r.out(runner.Run(r.ctx, r.req), f.WithNotes)
 }
 
@@ -128,6 +139,8 @@ func requestOf(a *Args) *request.Request {
 		WithDescendants: request.Flag(f.WithDescendants),
 		WithAll:         request.Flag(f.WithAll),
 		WithNotes:       request.Flag(f.WithNotes),
+		Under:           request.OptString(f.Under),
+		Limit:           request.OptString(f.Limit),
 	}
 	switch g := f.Goto; {
 	case g == nil:
@@ -211,6 +224,12 @@ func (r *runner) human(b *bytes.Buffer, res request.Result, withNotes bool) {
 		RenderLine(b, d)
 	case []noggin.Provider:
 		RenderProviders(b, d)
+	case *noggin.FindResult:
+		RenderFind(b, d)
+	case *noggin.LogResult:
+		RenderLog(b, d)
+	case *noggin.UndoResult:
+		RenderUndo(b, r.verb, d)
 	}
 }
 
