@@ -7,6 +7,8 @@ require (
 	github.com/urfave/cli/v2 v2.27.7
 )
 
+require github.com/creack/pty v1.1.24
+
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/fsnotify/fsnotify v1.10.1 // indirect

@@ -91,6 +91,10 @@ func TestToolsList(t *testing.T) {
 		{"noggin_delete", []string{"noggin", "path"}, []string{"noggin", "path", "recursive"}},
 		{"noggin_where", []string{"noggin"}, []string{"noggin"}},
 		{"noggin_copy", []string{"from", "to"}, []string{"from", "to"}},
+		{"noggin_find", []string{"noggin", "query"}, []string{"noggin", "query", "open", "done", "under", "limit"}},
+		{"noggin_log", []string{"noggin"}, []string{"noggin", "limit"}},
+		{"noggin_undo", []string{"noggin"}, []string{"noggin"}},
+		{"noggin_redo", []string{"noggin"}, []string{"noggin"}},
 		{"noggin_providers", nil, []string{}},
 	}
 	if len(res.Tools) != len(want) {
@@ -128,11 +132,13 @@ func TestToolsList(t *testing.T) {
 		if tool.OutputSchema == nil || tool.Annotations == nil || tool.Annotations.OpenWorldHint == nil || *tool.Annotations.OpenWorldHint {
 			t.Errorf("%s: missing output schema or openWorldHint false", w.name)
 		}
-		ro := w.name == "noggin_show" || w.name == "noggin_where" || w.name == "noggin_providers"
+		ro := w.name == "noggin_show" || w.name == "noggin_where" || w.name == "noggin_providers" ||
+			w.name == "noggin_find" || w.name == "noggin_log"
 		if tool.Annotations.ReadOnlyHint != ro {
 			t.Errorf("%s: readOnlyHint %v", w.name, tool.Annotations.ReadOnlyHint)
 		}
-		destructive := map[string]bool{"noggin_delete": true, "noggin_done": true, "noggin_pop": true, "noggin_move": true, "noggin_edit": true}[w.name]
+		destructive := map[string]bool{"noggin_delete": true, "noggin_done": true, "noggin_pop": true, "noggin_move": true, "noggin_edit": true,
+			"noggin_undo": true, "noggin_redo": true}[w.name]
 		if !ro && (tool.Annotations.DestructiveHint == nil || *tool.Annotations.DestructiveHint != destructive) {
 			t.Errorf("%s: destructiveHint should be %v", w.name, destructive)
 		}
@@ -200,7 +206,7 @@ func TestInitialize(t *testing.T) {
 func TestNogginRequired(t *testing.T) {
 	cs := newSession(t, store.Options{})
 	valid := map[string]string{"noggin_push": `"title": "x"`, "noggin_add": `"title": "x"`,
-		"noggin_goto": `"path": "/1"`, "noggin_note": `"text": "t"`, "noggin_delete": `"path": "/1"`}
+		"noggin_goto": `"path": "/1"`, "noggin_note": `"text": "t"`, "noggin_delete": `"path": "/1"`, "noggin_find": `"query": "q"`}
 	for _, tool := range toolDefs {
 		if tool.Name == "noggin_copy" || tool.Name == "noggin_providers" {
 			continue

@@ -43,6 +43,11 @@ var props = map[string]prop{
 	"recursive":       {typ("boolean"), nil, "also delete descendants"},
 	"from":            {typ("string"), nil, "canonical location of the SOURCE noggin (read-only)"},
 	"to":              {typ("string"), nil, "canonical location of the DESTINATION noggin (mutated)"},
+	"query":           {typ("string"), nil, "words to look for; every word must occur in the item's title or notes (any case)"},
+	"open":            {typ("boolean"), nil, "only open items"},
+	"done":            {typ("boolean"), nil, "only done items"},
+	"under":           {typ("string"), nil, "only items below the item at this path"},
+	"limit":           {typ("integer"), nil, "at most this many results (a whole number from 1)"},
 }
 
 // overrides are per-tool descriptions of an argument.
@@ -94,7 +99,7 @@ var outputSchema = json.RawMessage(`{
     "status": {"type": "string", "enum": ["ok", "error"]},
     "envelopeVersion": {"type": "integer", "const": 3},
     "verb": {"type": ["string", "null"]},
-    "data": {"description": "verb result: a tree view, delete result, copy result, location string, provider list, or null"},
+    "data": {"description": "verb result: a tree view, delete result, copy result, location string, provider list, find matches, history entries, undo result, or null"},
     "error": {
       "type": "object",
       "required": ["code", "message", "exitCode"],
@@ -148,6 +153,9 @@ func annotations(readOnly, destructive, idempotent bool) *mcp.ToolAnnotations {
 //   - delete: not idempotent (paths shift onto the next item); destructive.
 //   - push, add, note, copy: additive (never remove or overwrite anything),
 //     not idempotent (each call appends).
+//   - find, log: read-only, hence idempotent.
+//   - undo, redo: not idempotent (a repeat takes back or re-applies the
+//     next entry); destructive (they remove or overwrite what a write did).
 var toolDefs = []*mcp.Tool{
 	{
 		Name:        "noggin_show",
@@ -222,6 +230,30 @@ var toolDefs = []*mcp.Tool{
 		Annotations: annotations(false, false, false),
 	},
 	{
+		Name:        "noggin_find",
+		Description: "Find items whose title or notes contain every word of query (any case). Filters: open or done, under (a path), limit (default 50). Returns matches in tree order with key, path, title, done and the timestamps of matching notes, and the total.",
+		InputSchema: schema("noggin_find", "noggin", "query"),
+		Annotations: annotations(true, false, true),
+	},
+	{
+		Name:        "noggin_log",
+		Description: "List the noggin's history of writes, newest first (limit, default 20): each entry's seq, time, verb and what changed.",
+		InputSchema: schema("noggin_log", "noggin"),
+		Annotations: annotations(true, false, true),
+	},
+	{
+		Name:        "noggin_undo",
+		Description: "Take back the newest write not yet undone, only if the noggin is unchanged since it (else undo-conflict, nothing changes). Twice undoes two writes.",
+		InputSchema: schema("noggin_undo", "noggin"),
+		Annotations: annotations(false, true, false),
+	},
+	{
+		Name:        "noggin_redo",
+		Description: "Apply again what the last undo took back (only while no other write came after it).",
+		InputSchema: schema("noggin_redo", "noggin"),
+		Annotations: annotations(false, true, false),
+	},
+	{
 		Name:        "noggin_providers",
 		Description: "List providers registered in this MCP server (e.g. file://). Useful for discovering what location forms the server accepts.",
 		InputSchema: schema("noggin_providers"),
@@ -237,4 +269,5 @@ const Instructions = `noggin is a working-memory tree for in-flight work. Every 
 - noggin_push = start a side-quest (new child of active, becomes active). noggin_add = capture a todo for later (cursor stays; place with before/after/into).
 - noggin_done / noggin_pop close an item (a "closed" note is added) and move the cursor to its parent. Items with open children need force or closeAll.
 - noggin_note records findings on an item; noggin_show shows the spine, peers and children around the active item.
+- noggin_find locates an item by words of its title or notes (then use its path or key). noggin_log lists recent writes; noggin_undo takes back the newest one (noggin_redo re-applies it) — use them to recover from a mistaken call, not to browse.
 Each result is a JSON envelope: {"status":"ok","data":...} or {"status":"error","error":{"code","message","exitCode","data"}}. Wait for each result before the next mutating call.`
