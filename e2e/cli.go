@@ -112,6 +112,11 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 		}
 	default: // move, goto, done, pop, edit, show, delete — and any verb of that shape: [path] and flags
 		err = pos("path")
+		if e := pos("query"); e != nil { // find: the query is its words
+			err = e
+		}
+		val("under", "under")
+		val("limit", "limit")
 		val("before", "before")
 		val("after", "after")
 		val("into", "into")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -150,7 +151,22 @@ func TestConcurrentWritersAcrossSurfaces(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	sort.Strings(names)
-	if strings.Join(names, " ") != "shared.yaml" {
-		t.Errorf("the directory holds %v, want only shared.yaml (no lock directory, no temp file)", names)
+	if strings.Join(names, " ") != "shared.yaml shared.yaml.history" {
+		t.Errorf("the directory holds %v, want only shared.yaml and its history (no lock directory, no temp file)", names)
+	}
+	// Every write has its history entry, numbered in the order of the writes.
+	hist, err := os.ReadFile(filepath.Join(dir, "shared.yaml.history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(hist), "\n"), "\n")
+	if len(lines) != len(surfaces)*perSurface {
+		t.Errorf("the history has %d entries, want %d", len(lines), len(surfaces)*perSurface)
+	}
+	for i, l := range lines {
+		if !strings.HasPrefix(l, `{"v":1,"seq":`+strconv.Itoa(i+1)+`,`) {
+			t.Errorf("history line %d: %.60s", i+1, l)
+			break
+		}
 	}
 }

@@ -115,7 +115,8 @@ items:
 
 // providers is left out: its answer depends on the surface (the clients
 // also open remote noggins), not on the input (the corpus covers it).
-var fuzzVerbs = []string{"push", "add", "move", "goto", "done", "pop", "edit", "show", "note", "delete", "where", "copy"}
+var fuzzVerbs = []string{"push", "add", "move", "goto", "done", "pop", "edit", "show", "note", "delete", "where", "copy",
+	"find", "log", "undo", "redo"}
 
 func pick(c Chooser, xs []string) string { return xs[c.Intn(len(xs))] }
 
@@ -129,11 +130,11 @@ func genStep(c Chooser) string {
 	parts := []string{verb}
 	val := func(k, v string) { parts = append(parts, k+"="+strconv.Quote(v)) }
 	for _, o := range verbOptions[verb] {
-		if c.Intn(3) != 0 && o != "title" && o != "text" {
+		if c.Intn(3) != 0 && o != "title" && o != "text" && o != "query" {
 			continue
 		}
 		switch o {
-		case "title", "text":
+		case "title", "text", "query":
 			if c.Intn(8) == 0 {
 				continue
 			}
@@ -142,7 +143,7 @@ func genStep(c Chooser) string {
 				t = pick(c, HostileText) + " " + pick(c, HostileText)
 			}
 			val(o, t)
-		case "path", "before", "after", "into":
+		case "path", "before", "after", "into", "under":
 			val(o, pick(c, PathForms))
 		case "goto":
 			if g := pick(c, gotoForms); g == "" {
@@ -152,6 +153,8 @@ func genStep(c Chooser) string {
 			}
 		case "from", "to":
 			val(o, pick(c, []string{"noggin.yaml", "other.yaml", "missing.yaml"}))
+		case "limit":
+			val(o, pick(c, []string{"1", "2", "50", "0", "-1", "1.5", "x", " 3", ""}))
 		default: // booleans
 			parts = append(parts, o)
 		}

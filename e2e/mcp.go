@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -61,6 +63,10 @@ func ToolArgs(s *Scenario, st *Step) (map[string]any, error) {
 		switch o.Key {
 		case "noggin": // already resolved by NogginLocation
 		case "done", "open":
+			if st.Verb == "find" { // find's filters, not edit's state
+				args[o.Key] = !o.HasVal || o.Val == "true"
+				continue
+			}
 			if st.Has("done") && st.Has("open") {
 				err = errors.New("noggin_edit cannot take both done and open")
 			}
@@ -84,6 +90,12 @@ func ToolArgs(s *Scenario, st *Step) (map[string]any, error) {
 			args[o.Key] = s.Location(o.Val)
 		case "extra":
 			args[o.Val] = "x"
+		case "limit": // a number where the value is one, as an agent sends it
+			if f, perr := strconv.ParseFloat(o.Val, 64); perr == nil && strings.Trim(o.Val, "0123456789.-") == "" {
+				args["limit"] = f
+			} else {
+				args["limit"] = o.Val
+			}
 		default:
 			args[o.Key] = o.Val
 		}

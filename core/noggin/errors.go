@@ -75,8 +75,8 @@ const (
 	// so nothing was changed (exit 1, data {seq, write, time}).
 	CodeUndoConflict = "undo-conflict"
 	// CodeNothingToUndo is new in noggin for Go: the history holds no
-	// write left to take back (exit 1, data {reason}: "empty" or
-	// "missing").
+	// write left to take back (exit 1, data {reason}: "empty", "missing"
+	// or "unreadable").
 	CodeNothingToUndo = "nothing-to-undo"
 	// CodeNothingToRedo is new in noggin for Go: no undo to take back since
 	// the last write (exit 1).
@@ -313,8 +313,11 @@ func catalog(e *Error, detail string) string {
 	case CodeUndoConflict:
 		return fmt.Sprintf("the noggin changed since #%s (%s at %s) outside noggin's history (another tool, such as the JavaScript noggin, or an edit by hand); nothing was changed. Check it with show; log lists the history", str(e, "seq"), str(e, "write"), str(e, "time"))
 	case CodeNothingToUndo:
-		if str(e, "reason") == "missing" {
+		switch str(e, "reason") {
+		case "missing":
 			return "nothing to undo: this noggin has no history yet (it starts with the next write made by noggin for Go)"
+		case "unreadable":
+			return "nothing to undo: the noggin's history is damaged; the next write starts it again"
 		}
 		return "nothing to undo: every write in the history is already undone"
 	case CodeNothingToRedo:

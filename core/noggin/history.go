@@ -340,7 +340,12 @@ func (e *Engine) Undo(ctx context.Context, s Store, redo bool) (*UndoResult, err
 			return nil, NewError(CodeNothingToRedo, F("verb", verb))
 		case t == nil:
 			reason := "empty"
-			if j.Missing || len(j.Entries) == 0 {
+			switch {
+			case j.Missing:
+				reason = "missing"
+			case len(j.Entries) == 0 && j.Unreadable > 0:
+				reason = "unreadable"
+			case len(j.Entries) == 0:
 				reason = "missing"
 			}
 			return nil, NewError(CodeNothingToUndo, F("verb", verb), F("reason", reason))

@@ -422,6 +422,55 @@ func scenarios() []scn {
 			`push title=root`, `add title=kid`, `note text="line1\nline2"`, `edit path=/1/1 done`),
 	)
 
+	// ---- find ----
+	findDoc := doc("k-spec",
+		it{key: "k-ship", title: "Ship the STORAGE redesign", notes: []string{"benchmarks first"}},
+		it{key: "k-spec", parent: "k-ship", title: "write the spec", notes: []string{"spec lives in docs/", "Straße naming"}},
+		it{key: "k-tests", parent: "k-ship", title: "storage tests", done: true, notes: []string{"closed"}},
+		it{key: "k-kelvin", parent: "k-tests", title: "KELVIN scale"},
+		it{key: "k-rfc", title: "review storage RFC"},
+		it{key: "k-sis", title: "ΣΊΣΥΦΟΣ"},
+	)
+	add(
+		S("find-basic", "find: case-insensitive, every word must match, matches in tree order with the notes that hold a word.", findDoc,
+			`find query=storage`, `find query="STORAGE tests"`, `find query="spec docs"`, `find query=nothing-like-it`, `find query=benchmarks`),
+		S("find-unicode", "find folds case with Unicode simple folding: Σ/σ/ς, the Kelvin sign, but not ß to ss.", findDoc,
+			"find query=σίσυφος", "find query=\u212aelvin", `find query=straße`, `find query=STRASSE`),
+		S("find-filters", "find --open, --done, --under, --limit (the total counts every match).", findDoc,
+			`find query=storage open`, `find query=storage done`, `find query=storage under=/1`, `find query=s under=.`,
+			`find query=storage limit=1`, `find query=e limit=2`),
+		S("find-errors", "find: no query is query-required; a bad limit invalid-limit; open with done, or a missing subtree, fail.", findDoc,
+			`find`, `find query="  "`, `find query=x limit=0`, `find query=x limit=abc`, `find query=x limit=1.5`,
+			`find query=x under=/9`, `find query=x open done`),
+		S("find-hostile", "find with hostile queries: escapes and control characters are matched as text.", "",
+			"push title="+Q("evil\x1b[2J\x1b[31mred"), "add title="+Q("two\n/1/2 ✅ fake"),
+			"find query="+Q("\x1b[2J"), `find query="✅ fake"`, "find query="+Q("\n/1"), `find query=-h`, `find query=--json`),
+		S("find-empty", "find on a missing noggin: no match.", "", `find query=x`),
+	)
+
+	// ---- history: log, undo, redo ----
+	foreign := `{"v":1,"seq":1,"time":"2026-01-01T00:00:00.000Z","verb":"push","before":"sha256:00","after":"sha256:11",` +
+		`"changes":[{"kind":"added","key":"k-only","title":"only"}],"ops":[],"inverse":[{"op":"remove","keys":["k-only"]}]}` + "\n"
+	add(
+		S("history-log", "Every write is in the history; log lists it newest first, in words and as changes.", "",
+			`push title=a`, `push title=b`, `note text=n`, `add title=c into=/1`, `edit path=/1 title=A`, `done path=/1/1 closeAll`,
+			`log`, `log limit=2`, `show`),
+		S("history-undo-each", "undo after each writing verb takes it back exactly (final file = the fixture's content).", F2,
+			`push title=x`, `undo`, `add title=y before=/1/1`, `undo`, `move path=/1/2 into=/2`, `undo`, `goto path=/2`, `undo`,
+			`done path=/1/2 closeAll`, `undo`, `pop force`, `undo`, `edit path=/1/3 title=g done`, `undo`,
+			`note text=t`, `undo`, `delete path=/1/1 recursive`, `undo`, `copy from=src.yaml to=noggin.yaml`, `undo`, `show path=/1 withAll`).with("src.yaml", F3),
+		S("history-undo-redo", "undo twice takes back two writes; redo applies the last undo again; a new write ends redo.", "",
+			`push title=a`, `push title=b`, `push title=c`, `undo`, `undo`, `redo`, `show`, `add title=d`, `redo`, `log limit=3`),
+		S("history-nothing", "undo with no history, past the first write, and redo with nothing undone.", F3,
+			`undo`, `redo`, `push title=x`, `redo`, `undo`, `undo`, `log`),
+		S("history-conflict", "undo when the noggin changed outside the history (here: the history's last entry left another state): undo-conflict, nothing changes.", F3,
+			`undo`, `redo`, `log`, `show`).with("noggin.yaml.history", foreign),
+		S("history-damaged", "A damaged history never blocks a write; log counts the lines it cannot read.", F3,
+			`log`, `undo`, `push title=x`, `log`, `undo`, `show`).with("noggin.yaml.history", "not json\n{\"v\":1,\"seq\":"),
+		S("history-usage", "log's limit is checked like find's; undo and redo take no arguments.", F3,
+			`log limit=0`, `log limit=x`, `[mcp,rpc] undo extra=path`, `[mcp,rpc] redo extra=path`),
+	)
+
 	// ---- workflows ----
 	add(
 		S("flow-side-quest", "A side-quest: push, note, pop, back where we were.", F3,
