@@ -74,7 +74,8 @@ func TestCorpusCoverage(t *testing.T) {
 		"goto-unresolved", "has-descendants", "open-descendants", "invalid-note", "invalid-document",
 		"unsupported-schema", "lock-timeout", "io", "placement-missing", "text-required", "nothing-to-edit",
 		"goto-unsupported", "path-required", "pop-no-path", "title-required", "source-required", "dest-required",
-		"noggin-error"} {
+		"noggin-error", "query-required", "invalid-limit", "undo-conflict", "nothing-to-undo", "nothing-to-redo",
+		"history-unavailable"} {
 		if !triCodes[c] {
 			t.Errorf("error code %s is reachable on all three surfaces but no unrestricted step shows it", c)
 		}

@@ -467,6 +467,8 @@ func scenarios() []scn {
 			`undo`, `redo`, `log`, `show`).with("noggin.yaml.history", foreign),
 		S("history-damaged", "A damaged history never blocks a write; log counts the lines it cannot read.", F3,
 			`log`, `undo`, `push title=x`, `log`, `undo`, `show`).with("noggin.yaml.history", "not json\n{\"v\":1,\"seq\":"),
+		S("history-unreadable", "A history that cannot be read (here a directory) never blocks a write; log and undo say so.", F3,
+			`push title=x`, `log`, `undo`, `show`).with("dir noggin.yaml.history", ""),
 		S("history-usage", "log's limit is checked like find's; undo and redo take no arguments.", F3,
 			`log limit=0`, `log limit=x`, `[mcp,rpc] undo extra=path`, `[mcp,rpc] redo extra=path`),
 	)
