@@ -11,9 +11,11 @@ package client
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 
 	"connectrpc.com/connect"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/noggin-go/noggin/core/noggin"
@@ -266,6 +268,48 @@ func (c *Client) Providers(ctx context.Context) ([]noggin.Provider, error) {
 		return nil, Error(err)
 	}
 	return convert.ProvidersFromProto(res.Msg.GetProviders()), nil
+}
+
+// Find runs find. A Limit of 0 sends none (the server's default).
+func (c *Client) Find(ctx context.Context, location string, o noggin.FindOpts) (*noggin.FindResult, error) {
+	m := &nogginv1.FindRequest{Location: location, Query: o.Query, Open: o.Open, Done: o.Done, Under: o.Under}
+	if o.Limit > 0 {
+		m.Limit = proto.Int32(int32(min(o.Limit, math.MaxInt32))) //nolint:gosec // clamped
+	}
+	res, err := c.rpc.Find(ctx, connect.NewRequest(m))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.FindFromProto(res.Msg), nil
+}
+
+// Log runs log. A Limit of 0 sends none (the server's default).
+func (c *Client) Log(ctx context.Context, location string, o noggin.LogOpts) (*noggin.LogResult, error) {
+	m := &nogginv1.LogRequest{Location: location}
+	if o.Limit > 0 {
+		m.Limit = proto.Int32(int32(min(o.Limit, math.MaxInt32))) //nolint:gosec // clamped
+	}
+	res, err := c.rpc.Log(ctx, connect.NewRequest(m))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.LogFromProto(res.Msg), nil
+}
+
+// Undo runs undo (redo false) or redo.
+func (c *Client) Undo(ctx context.Context, location string, redo bool) (*noggin.UndoResult, error) {
+	if redo {
+		res, err := c.rpc.Redo(ctx, connect.NewRequest(&nogginv1.RedoRequest{Location: location}))
+		if err != nil {
+			return nil, Error(err)
+		}
+		return &noggin.UndoResult{Entry: convert.EntryFromProto(res.Msg.GetEntry()), View: convert.ViewFromProto(res.Msg.GetView())}, nil
+	}
+	res, err := c.rpc.Undo(ctx, connect.NewRequest(&nogginv1.UndoRequest{Location: location}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return &noggin.UndoResult{Entry: convert.EntryFromProto(res.Msg.GetEntry()), View: convert.ViewFromProto(res.Msg.GetView())}, nil
 }
 
 // Call runs a verb with its MCP tool's arguments (e.g. {"noggin":

@@ -298,6 +298,51 @@ func (s *service) Providers(ctx context.Context, _ *connect.Request[nogginv1.Pro
 	return connect.NewResponse(&nogginv1.ProvidersResponse{Providers: convert.ProvidersToProto(data.([]noggin.Provider))}), nil
 }
 
+// limitArg is an optional limit as core's limit argument.
+func limitArg(l *int32) request.Arg {
+	if l == nil {
+		return request.Arg{}
+	}
+	return request.Arg{Given: true, Value: float64(*l)}
+}
+
+func (s *service) Find(ctx context.Context, req *connect.Request[nogginv1.FindRequest]) (*connect.Response[nogginv1.FindResponse], error) {
+	m := req.Msg
+	data, err := s.run(ctx, &request.Request{Verb: "find", Location: request.String(m.GetLocation()), Query: request.String(m.GetQuery()),
+		Open: request.Flag(m.GetOpen()), Done: request.Flag(m.GetDone()), Under: request.String(m.GetUnder()), Limit: limitArg(m.Limit)})
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(convert.FindToProto(data.(*noggin.FindResult))), nil
+}
+
+func (s *service) Log(ctx context.Context, req *connect.Request[nogginv1.LogRequest]) (*connect.Response[nogginv1.LogResponse], error) {
+	m := req.Msg
+	data, err := s.run(ctx, &request.Request{Verb: "log", Location: request.String(m.GetLocation()), Limit: limitArg(m.Limit)})
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(convert.LogToProto(data.(*noggin.LogResult))), nil
+}
+
+func (s *service) Undo(ctx context.Context, req *connect.Request[nogginv1.UndoRequest]) (*connect.Response[nogginv1.UndoResponse], error) {
+	data, err := s.run(ctx, &request.Request{Verb: "undo", Location: request.String(req.Msg.GetLocation())})
+	if err != nil {
+		return nil, err
+	}
+	r := data.(*noggin.UndoResult)
+	return connect.NewResponse(&nogginv1.UndoResponse{Entry: convert.EntryToProto(r.Entry), View: convert.ViewToProto(r.View)}), nil
+}
+
+func (s *service) Redo(ctx context.Context, req *connect.Request[nogginv1.RedoRequest]) (*connect.Response[nogginv1.RedoResponse], error) {
+	data, err := s.run(ctx, &request.Request{Verb: "redo", Location: request.String(req.Msg.GetLocation())})
+	if err != nil {
+		return nil, err
+	}
+	r := data.(*noggin.UndoResult)
+	return connect.NewResponse(&nogginv1.RedoResponse{Entry: convert.EntryToProto(r.Entry), View: convert.ViewToProto(r.View)}), nil
+}
+
 // Call runs a verb with its MCP tool's arguments and answers the canonical
 // envelope, success or failure, as the server encoded it.
 func (s *service) Call(ctx context.Context, req *connect.Request[nogginv1.CallRequest]) (*connect.Response[nogginv1.CallResponse], error) {

@@ -29,6 +29,8 @@ type (
 	copySelfStep  struct{}
 	// copyToStep copies the script's noggin into another one.
 	copyToStep struct{ dest string }
+	// undoStep is undo, or redo.
+	undoStep struct{ redo bool }
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -82,7 +84,19 @@ var script = []step{
 	{"copy", copySelfStep{}},
 	{"copy", copyToStep{"work/b.yaml"}},
 	{"copy", copyToStep{"work/b.yaml"}},
+	{"find", noggin.FindOpts{Query: "RENAMED"}},
+	{"find", noggin.FindOpts{Query: "on", Under: "/1", Limit: 1}},
+	{"find", noggin.FindOpts{Query: " "}},
+	{"find", noggin.FindOpts{Query: "x", Open: true, Done: true}},
+	{"log", noggin.LogOpts{Limit: 3}},
+	{"undo", undoStep{}},
+	{"undo", undoStep{}},
+	{"redo", undoStep{redo: true}},
+	{"log", noggin.LogOpts{}},
 	{"delete", noggin.DeleteOpts{Path: "/1", Recursive: true}},
+	{"undo", undoStep{}},
+	{"redo", undoStep{redo: true}},
+	{"redo", undoStep{redo: true}},
 	{"push", noggin.PushOpts{Title: "émoji 🚀 <&> \"q\""}},
 	{"delete", noggin.DeleteOpts{Path: "/2/1"}},
 	{"delete", noggin.DeleteOpts{Path: "/2"}},
@@ -119,6 +133,12 @@ func runRPC(ctx context.Context, c *client.Client, loc string, s step) (any, err
 		return c.Note(ctx, loc, o)
 	case noggin.DeleteOpts:
 		return c.Delete(ctx, loc, o)
+	case noggin.FindOpts:
+		return c.Find(ctx, loc, o)
+	case noggin.LogOpts:
+		return c.Log(ctx, loc, o)
+	case undoStep:
+		return c.Undo(ctx, loc, o.redo)
 	}
 	panic("unknown step")
 }
@@ -163,6 +183,12 @@ func runDirect(eng *noggin.Engine, root, loc string, s step) (any, error) {
 		return eng.Note(context.Background(), st, o)
 	case noggin.DeleteOpts:
 		return eng.Delete(context.Background(), st, o)
+	case noggin.FindOpts:
+		return eng.Find(context.Background(), st, o)
+	case noggin.LogOpts:
+		return eng.Log(context.Background(), st, o)
+	case undoStep:
+		return eng.Undo(context.Background(), st, o.redo)
 	}
 	panic("unknown step")
 }
@@ -216,7 +242,7 @@ func TestEveryVerbMatchesEngine(t *testing.T) {
 			if !proto.Equal(convert.DocumentToProto(snap), convert.DocumentToProto(doc)) || !noggin.Equal(snap, doc) {
 				t.Fatalf("snapshot differs:\n%v\n%v", convert.DocumentToProto(snap), convert.DocumentToProto(doc))
 			}
-			for _, name := range []string{loc, "work/b.yaml"} {
+			for _, name := range []string{loc, "work/b.yaml", loc + ".history"} {
 				a, _ := os.ReadFile(filepath.Join(ts.root, name))
 				b, _ := os.ReadFile(filepath.Join(directRoot, name))
 				if !bytes.Equal(a, b) || len(a) == 0 {

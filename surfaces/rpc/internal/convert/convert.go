@@ -398,3 +398,67 @@ func ErrorFromProto(d *nogginv1.ErrorDetail) *noggin.Error {
 	}
 	return e
 }
+
+// FindToProto converts a find result.
+func FindToProto(r *noggin.FindResult) *nogginv1.FindResponse {
+	out := &nogginv1.FindResponse{Total: int32(r.Total)} //nolint:gosec // counts of one noggin's items
+	for _, m := range r.Matches {
+		out.Matches = append(out.Matches, &nogginv1.FindMatch{Key: m.Key, Path: m.Path, Title: m.Title, Done: m.Done,
+			NoteTimestamps: m.Notes})
+	}
+	return out
+}
+
+// FindFromProto converts a find result (Matches is never nil).
+func FindFromProto(r *nogginv1.FindResponse) *noggin.FindResult {
+	out := &noggin.FindResult{Total: int(r.GetTotal()), Matches: []noggin.FindMatch{}}
+	for _, m := range r.GetMatches() {
+		out.Matches = append(out.Matches, noggin.FindMatch{Key: m.GetKey(), Path: m.GetPath(), Title: m.GetTitle(),
+			Done: m.GetDone(), Notes: m.GetNoteTimestamps()})
+	}
+	return out
+}
+
+// EntryToProto converts a history entry (nil stays nil).
+func EntryToProto(e *noggin.Entry) *nogginv1.HistoryEntry {
+	if e == nil {
+		return nil
+	}
+	out := &nogginv1.HistoryEntry{Seq: int32(e.Seq), Time: e.Time, Verb: e.Verb, //nolint:gosec // history numbers stay small
+		Undoes: int32(e.Undoes), Redoes: int32(e.Redoes), Summary: e.Summary()} //nolint:gosec // as above
+	for _, c := range e.Changes {
+		out.Changes = append(out.Changes, &nogginv1.HistoryChange{Kind: c.Kind, Key: opt(c.Key), Title: c.Title})
+	}
+	return out
+}
+
+// EntryFromProto converts a history entry (nil stays nil).
+func EntryFromProto(e *nogginv1.HistoryEntry) *noggin.Entry {
+	if e == nil {
+		return nil
+	}
+	out := &noggin.Entry{Seq: int(e.GetSeq()), Time: e.GetTime(), Verb: e.GetVerb(),
+		Undoes: int(e.GetUndoes()), Redoes: int(e.GetRedoes())}
+	for _, c := range e.GetChanges() {
+		out.Changes = append(out.Changes, noggin.EntryChange{Kind: c.GetKind(), Key: c.GetKey(), Title: c.GetTitle()})
+	}
+	return out
+}
+
+// LogToProto converts a log result.
+func LogToProto(r *noggin.LogResult) *nogginv1.LogResponse {
+	out := &nogginv1.LogResponse{Unreadable: int32(r.Unreadable), Missing: r.Missing} //nolint:gosec // a line count of a bounded file
+	for _, e := range r.Entries {
+		out.Entries = append(out.Entries, EntryToProto(e))
+	}
+	return out
+}
+
+// LogFromProto converts a log result (Entries is never nil).
+func LogFromProto(r *nogginv1.LogResponse) *noggin.LogResult {
+	out := &noggin.LogResult{Unreadable: int(r.GetUnreadable()), Missing: r.GetMissing(), Entries: []*noggin.Entry{}}
+	for _, e := range r.GetEntries() {
+		out.Entries = append(out.Entries, EntryFromProto(e))
+	}
+	return out
+}

@@ -2567,6 +2567,721 @@ func (x *WhereResponse) GetLocation() string {
 	return ""
 }
 
+// FindRequest holds the options of find.
+type FindRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Location of the noggin.
+	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	// The words to look for (required).
+	Query string `protobuf:"bytes,2,opt,name=query,proto3" json:"query,omitempty"`
+	// Open keeps only open items.
+	Open bool `protobuf:"varint,3,opt,name=open,proto3" json:"open,omitempty"`
+	// Done keeps only done items.
+	Done bool `protobuf:"varint,4,opt,name=done,proto3" json:"done,omitempty"`
+	// Under, when not empty, is the path of the item to search below.
+	Under string `protobuf:"bytes,5,opt,name=under,proto3" json:"under,omitempty"`
+	// Limit caps the matches (at least 1; absent = 50).
+	Limit         *int32 `protobuf:"varint,6,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FindRequest) Reset() {
+	*x = FindRequest{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FindRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FindRequest) ProtoMessage() {}
+
+func (x *FindRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FindRequest.ProtoReflect.Descriptor instead.
+func (*FindRequest) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *FindRequest) GetLocation() string {
+	if x != nil {
+		return x.Location
+	}
+	return ""
+}
+
+func (x *FindRequest) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+func (x *FindRequest) GetOpen() bool {
+	if x != nil {
+		return x.Open
+	}
+	return false
+}
+
+func (x *FindRequest) GetDone() bool {
+	if x != nil {
+		return x.Done
+	}
+	return false
+}
+
+func (x *FindRequest) GetUnder() string {
+	if x != nil {
+		return x.Under
+	}
+	return ""
+}
+
+func (x *FindRequest) GetLimit() int32 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
+// FindMatch is one item find matched.
+type FindMatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Key of the item.
+	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// Its absolute path.
+	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	// Its title.
+	Title string `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	// Done is true for a closed item.
+	Done bool `protobuf:"varint,4,opt,name=done,proto3" json:"done,omitempty"`
+	// Timestamps of the item's notes that hold a query word (empty for a
+	// note without timestamp), in note order.
+	NoteTimestamps []string `protobuf:"bytes,5,rep,name=note_timestamps,json=noteTimestamps,proto3" json:"note_timestamps,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *FindMatch) Reset() {
+	*x = FindMatch{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FindMatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FindMatch) ProtoMessage() {}
+
+func (x *FindMatch) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FindMatch.ProtoReflect.Descriptor instead.
+func (*FindMatch) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *FindMatch) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *FindMatch) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *FindMatch) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *FindMatch) GetDone() bool {
+	if x != nil {
+		return x.Done
+	}
+	return false
+}
+
+func (x *FindMatch) GetNoteTimestamps() []string {
+	if x != nil {
+		return x.NoteTimestamps
+	}
+	return nil
+}
+
+// FindResponse is the FindResult.
+type FindResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The matches in tree order, at most the limit.
+	Matches []*FindMatch `protobuf:"bytes,1,rep,name=matches,proto3" json:"matches,omitempty"`
+	// How many items matched in all.
+	Total         int32 `protobuf:"varint,2,opt,name=total,proto3" json:"total,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FindResponse) Reset() {
+	*x = FindResponse{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FindResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FindResponse) ProtoMessage() {}
+
+func (x *FindResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FindResponse.ProtoReflect.Descriptor instead.
+func (*FindResponse) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *FindResponse) GetMatches() []*FindMatch {
+	if x != nil {
+		return x.Matches
+	}
+	return nil
+}
+
+func (x *FindResponse) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+// HistoryEntry is one write of a noggin's history.
+type HistoryEntry struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Number of the write.
+	Seq int32 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	// When it was made (RFC 3339).
+	Time string `protobuf:"bytes,2,opt,name=time,proto3" json:"time,omitempty"`
+	// The verb that made it.
+	Verb string `protobuf:"bytes,3,opt,name=verb,proto3" json:"verb,omitempty"`
+	// For an undo: the entry it took back; 0 otherwise.
+	Undoes int32 `protobuf:"varint,4,opt,name=undoes,proto3" json:"undoes,omitempty"`
+	// For a redo: the undo it took back; 0 otherwise.
+	Redoes int32 `protobuf:"varint,5,opt,name=redoes,proto3" json:"redoes,omitempty"`
+	// What changed, in words.
+	Summary string `protobuf:"bytes,6,opt,name=summary,proto3" json:"summary,omitempty"`
+	// What changed, one change per item.
+	Changes       []*HistoryChange `protobuf:"bytes,7,rep,name=changes,proto3" json:"changes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HistoryEntry) Reset() {
+	*x = HistoryEntry{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HistoryEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HistoryEntry) ProtoMessage() {}
+
+func (x *HistoryEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HistoryEntry.ProtoReflect.Descriptor instead.
+func (*HistoryEntry) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *HistoryEntry) GetSeq() int32 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *HistoryEntry) GetTime() string {
+	if x != nil {
+		return x.Time
+	}
+	return ""
+}
+
+func (x *HistoryEntry) GetVerb() string {
+	if x != nil {
+		return x.Verb
+	}
+	return ""
+}
+
+func (x *HistoryEntry) GetUndoes() int32 {
+	if x != nil {
+		return x.Undoes
+	}
+	return 0
+}
+
+func (x *HistoryEntry) GetRedoes() int32 {
+	if x != nil {
+		return x.Redoes
+	}
+	return 0
+}
+
+func (x *HistoryEntry) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *HistoryEntry) GetChanges() []*HistoryChange {
+	if x != nil {
+		return x.Changes
+	}
+	return nil
+}
+
+// HistoryChange is one change of a write (docs/envelope.md).
+type HistoryChange struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Kind: added, removed, moved, renamed, closed, reopened, noted, unnoted
+	// or activated.
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// Key of the item; absent for "activated" when no item is active.
+	Key *string `protobuf:"bytes,2,opt,name=key,proto3,oneof" json:"key,omitempty"`
+	// Title of the item.
+	Title         string `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HistoryChange) Reset() {
+	*x = HistoryChange{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HistoryChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HistoryChange) ProtoMessage() {}
+
+func (x *HistoryChange) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HistoryChange.ProtoReflect.Descriptor instead.
+func (*HistoryChange) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *HistoryChange) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *HistoryChange) GetKey() string {
+	if x != nil && x.Key != nil {
+		return *x.Key
+	}
+	return ""
+}
+
+func (x *HistoryChange) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+// LogRequest holds the options of log.
+type LogRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Location of the noggin.
+	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	// Limit caps the entries (at least 1; absent = 20).
+	Limit         *int32 `protobuf:"varint,2,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LogRequest) Reset() {
+	*x = LogRequest{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LogRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LogRequest) ProtoMessage() {}
+
+func (x *LogRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
+func (*LogRequest) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *LogRequest) GetLocation() string {
+	if x != nil {
+		return x.Location
+	}
+	return ""
+}
+
+func (x *LogRequest) GetLimit() int32 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
+// LogResponse is the LogResult.
+type LogResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The entries, newest first.
+	Entries []*HistoryEntry `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
+	// Lines of the history that could not be read.
+	Unreadable int32 `protobuf:"varint,2,opt,name=unreadable,proto3" json:"unreadable,omitempty"`
+	// Missing is true when the noggin has no history yet.
+	Missing       bool `protobuf:"varint,3,opt,name=missing,proto3" json:"missing,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LogResponse) Reset() {
+	*x = LogResponse{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LogResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LogResponse) ProtoMessage() {}
+
+func (x *LogResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
+func (*LogResponse) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *LogResponse) GetEntries() []*HistoryEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
+func (x *LogResponse) GetUnreadable() int32 {
+	if x != nil {
+		return x.Unreadable
+	}
+	return 0
+}
+
+func (x *LogResponse) GetMissing() bool {
+	if x != nil {
+		return x.Missing
+	}
+	return false
+}
+
+// UndoRequest names the noggin.
+type UndoRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Location of the noggin.
+	Location      string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UndoRequest) Reset() {
+	*x = UndoRequest{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UndoRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UndoRequest) ProtoMessage() {}
+
+func (x *UndoRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UndoRequest.ProtoReflect.Descriptor instead.
+func (*UndoRequest) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *UndoRequest) GetLocation() string {
+	if x != nil {
+		return x.Location
+	}
+	return ""
+}
+
+// UndoResponse is the UndoResult of undo.
+type UndoResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The write taken back.
+	Entry *HistoryEntry `protobuf:"bytes,1,opt,name=entry,proto3" json:"entry,omitempty"`
+	// The view of the active item after it; absent when none is active.
+	View          *View `protobuf:"bytes,2,opt,name=view,proto3" json:"view,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UndoResponse) Reset() {
+	*x = UndoResponse{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UndoResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UndoResponse) ProtoMessage() {}
+
+func (x *UndoResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
+func (*UndoResponse) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *UndoResponse) GetEntry() *HistoryEntry {
+	if x != nil {
+		return x.Entry
+	}
+	return nil
+}
+
+func (x *UndoResponse) GetView() *View {
+	if x != nil {
+		return x.View
+	}
+	return nil
+}
+
+// RedoRequest names the noggin.
+type RedoRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Location of the noggin.
+	Location      string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RedoRequest) Reset() {
+	*x = RedoRequest{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RedoRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RedoRequest) ProtoMessage() {}
+
+func (x *RedoRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RedoRequest.ProtoReflect.Descriptor instead.
+func (*RedoRequest) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *RedoRequest) GetLocation() string {
+	if x != nil {
+		return x.Location
+	}
+	return ""
+}
+
+// RedoResponse is the UndoResult of redo.
+type RedoResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The write applied again.
+	Entry *HistoryEntry `protobuf:"bytes,1,opt,name=entry,proto3" json:"entry,omitempty"`
+	// The view of the active item after it; absent when none is active.
+	View          *View `protobuf:"bytes,2,opt,name=view,proto3" json:"view,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RedoResponse) Reset() {
+	*x = RedoResponse{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RedoResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RedoResponse) ProtoMessage() {}
+
+func (x *RedoResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RedoResponse.ProtoReflect.Descriptor instead.
+func (*RedoResponse) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *RedoResponse) GetEntry() *HistoryEntry {
+	if x != nil {
+		return x.Entry
+	}
+	return nil
+}
+
+func (x *RedoResponse) GetView() *View {
+	if x != nil {
+		return x.View
+	}
+	return nil
+}
+
 // ProvidersRequest is empty: providers opens no noggin.
 type ProvidersRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2576,7 +3291,7 @@ type ProvidersRequest struct {
 
 func (x *ProvidersRequest) Reset() {
 	*x = ProvidersRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2588,7 +3303,7 @@ func (x *ProvidersRequest) String() string {
 func (*ProvidersRequest) ProtoMessage() {}
 
 func (x *ProvidersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2601,7 +3316,7 @@ func (x *ProvidersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProvidersRequest.ProtoReflect.Descriptor instead.
 func (*ProvidersRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{38}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{49}
 }
 
 // ProvidersResponse lists the registered schemes in registration order.
@@ -2615,7 +3330,7 @@ type ProvidersResponse struct {
 
 func (x *ProvidersResponse) Reset() {
 	*x = ProvidersResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2627,7 +3342,7 @@ func (x *ProvidersResponse) String() string {
 func (*ProvidersResponse) ProtoMessage() {}
 
 func (x *ProvidersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2640,7 +3355,7 @@ func (x *ProvidersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProvidersResponse.ProtoReflect.Descriptor instead.
 func (*ProvidersResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{39}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ProvidersResponse) GetProviders() []*Provider {
@@ -2661,7 +3376,7 @@ type SnapshotRequest struct {
 
 func (x *SnapshotRequest) Reset() {
 	*x = SnapshotRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2673,7 +3388,7 @@ func (x *SnapshotRequest) String() string {
 func (*SnapshotRequest) ProtoMessage() {}
 
 func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2686,7 +3401,7 @@ func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotRequest.ProtoReflect.Descriptor instead.
 func (*SnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{40}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *SnapshotRequest) GetLocation() string {
@@ -2707,7 +3422,7 @@ type SnapshotResponse struct {
 
 func (x *SnapshotResponse) Reset() {
 	*x = SnapshotResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2719,7 +3434,7 @@ func (x *SnapshotResponse) String() string {
 func (*SnapshotResponse) ProtoMessage() {}
 
 func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2732,7 +3447,7 @@ func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
 func (*SnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{41}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *SnapshotResponse) GetDocument() *Document {
@@ -2753,7 +3468,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2765,7 +3480,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2778,7 +3493,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{42}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *WatchRequest) GetLocation() string {
@@ -2807,7 +3522,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2819,7 +3534,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2832,7 +3547,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{43}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *WatchResponse) GetInitial() bool {
@@ -2878,7 +3593,7 @@ type RunRequest struct {
 
 func (x *RunRequest) Reset() {
 	*x = RunRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2890,7 +3605,7 @@ func (x *RunRequest) String() string {
 func (*RunRequest) ProtoMessage() {}
 
 func (x *RunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2903,7 +3618,7 @@ func (x *RunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunRequest.ProtoReflect.Descriptor instead.
 func (*RunRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{44}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *RunRequest) GetRequest() string {
@@ -2933,7 +3648,7 @@ type RunResponse struct {
 
 func (x *RunResponse) Reset() {
 	*x = RunResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2945,7 +3660,7 @@ func (x *RunResponse) String() string {
 func (*RunResponse) ProtoMessage() {}
 
 func (x *RunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2958,7 +3673,7 @@ func (x *RunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunResponse.ProtoReflect.Descriptor instead.
 func (*RunResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{45}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *RunResponse) GetEnvelope() string {
@@ -2990,7 +3705,7 @@ type CallRequest struct {
 
 func (x *CallRequest) Reset() {
 	*x = CallRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3002,7 +3717,7 @@ func (x *CallRequest) String() string {
 func (*CallRequest) ProtoMessage() {}
 
 func (x *CallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3015,7 +3730,7 @@ func (x *CallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
 func (*CallRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{46}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *CallRequest) GetVerb() string {
@@ -3045,7 +3760,7 @@ type CallResponse struct {
 
 func (x *CallResponse) Reset() {
 	*x = CallResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3057,7 +3772,7 @@ func (x *CallResponse) String() string {
 func (*CallResponse) ProtoMessage() {}
 
 func (x *CallResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3070,7 +3785,7 @@ func (x *CallResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
 func (*CallResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{47}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *CallResponse) GetEnvelope() string {
@@ -3100,7 +3815,7 @@ type Change_Slot struct {
 
 func (x *Change_Slot) Reset() {
 	*x = Change_Slot{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3112,7 +3827,7 @@ func (x *Change_Slot) String() string {
 func (*Change_Slot) ProtoMessage() {}
 
 func (x *Change_Slot) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3157,7 +3872,7 @@ type Change_Added struct {
 
 func (x *Change_Added) Reset() {
 	*x = Change_Added{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3169,7 +3884,7 @@ func (x *Change_Added) String() string {
 func (*Change_Added) ProtoMessage() {}
 
 func (x *Change_Added) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3217,7 +3932,7 @@ type Change_Removed struct {
 
 func (x *Change_Removed) Reset() {
 	*x = Change_Removed{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3229,7 +3944,7 @@ func (x *Change_Removed) String() string {
 func (*Change_Removed) ProtoMessage() {}
 
 func (x *Change_Removed) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3267,7 +3982,7 @@ type Change_Moved struct {
 
 func (x *Change_Moved) Reset() {
 	*x = Change_Moved{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3279,7 +3994,7 @@ func (x *Change_Moved) String() string {
 func (*Change_Moved) ProtoMessage() {}
 
 func (x *Change_Moved) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3329,7 +4044,7 @@ type Change_Updated struct {
 
 func (x *Change_Updated) Reset() {
 	*x = Change_Updated{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3341,7 +4056,7 @@ func (x *Change_Updated) String() string {
 func (*Change_Updated) ProtoMessage() {}
 
 func (x *Change_Updated) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3384,7 +4099,7 @@ type Change_ActiveChanged struct {
 
 func (x *Change_ActiveChanged) Reset() {
 	*x = Change_ActiveChanged{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3396,7 +4111,7 @@ func (x *Change_ActiveChanged) String() string {
 func (*Change_ActiveChanged) ProtoMessage() {}
 
 func (x *Change_ActiveChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3446,7 +4161,7 @@ type ErrorDetail_Field struct {
 
 func (x *ErrorDetail_Field) Reset() {
 	*x = ErrorDetail_Field{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3458,7 +4173,7 @@ func (x *ErrorDetail_Field) String() string {
 func (*ErrorDetail_Field) ProtoMessage() {}
 
 func (x *ErrorDetail_Field) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3772,7 +4487,58 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\fWhereRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\"+\n" +
 	"\rWhereResponse\x12\x1a\n" +
-	"\blocation\x18\x01 \x01(\tR\blocation\"\x12\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\"\xa2\x01\n" +
+	"\vFindRequest\x12\x1a\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\x12\x14\n" +
+	"\x05query\x18\x02 \x01(\tR\x05query\x12\x12\n" +
+	"\x04open\x18\x03 \x01(\bR\x04open\x12\x12\n" +
+	"\x04done\x18\x04 \x01(\bR\x04done\x12\x14\n" +
+	"\x05under\x18\x05 \x01(\tR\x05under\x12\x19\n" +
+	"\x05limit\x18\x06 \x01(\x05H\x00R\x05limit\x88\x01\x01B\b\n" +
+	"\x06_limit\"\x84\x01\n" +
+	"\tFindMatch\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x12\n" +
+	"\x04path\x18\x02 \x01(\tR\x04path\x12\x14\n" +
+	"\x05title\x18\x03 \x01(\tR\x05title\x12\x12\n" +
+	"\x04done\x18\x04 \x01(\bR\x04done\x12'\n" +
+	"\x0fnote_timestamps\x18\x05 \x03(\tR\x0enoteTimestamps\"T\n" +
+	"\fFindResponse\x12.\n" +
+	"\amatches\x18\x01 \x03(\v2\x14.noggin.v1.FindMatchR\amatches\x12\x14\n" +
+	"\x05total\x18\x02 \x01(\x05R\x05total\"\xc6\x01\n" +
+	"\fHistoryEntry\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x05R\x03seq\x12\x12\n" +
+	"\x04time\x18\x02 \x01(\tR\x04time\x12\x12\n" +
+	"\x04verb\x18\x03 \x01(\tR\x04verb\x12\x16\n" +
+	"\x06undoes\x18\x04 \x01(\x05R\x06undoes\x12\x16\n" +
+	"\x06redoes\x18\x05 \x01(\x05R\x06redoes\x12\x18\n" +
+	"\asummary\x18\x06 \x01(\tR\asummary\x122\n" +
+	"\achanges\x18\a \x03(\v2\x18.noggin.v1.HistoryChangeR\achanges\"X\n" +
+	"\rHistoryChange\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x15\n" +
+	"\x03key\x18\x02 \x01(\tH\x00R\x03key\x88\x01\x01\x12\x14\n" +
+	"\x05title\x18\x03 \x01(\tR\x05titleB\x06\n" +
+	"\x04_key\"M\n" +
+	"\n" +
+	"LogRequest\x12\x1a\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\x12\x19\n" +
+	"\x05limit\x18\x02 \x01(\x05H\x00R\x05limit\x88\x01\x01B\b\n" +
+	"\x06_limit\"z\n" +
+	"\vLogResponse\x121\n" +
+	"\aentries\x18\x01 \x03(\v2\x17.noggin.v1.HistoryEntryR\aentries\x12\x1e\n" +
+	"\n" +
+	"unreadable\x18\x02 \x01(\x05R\n" +
+	"unreadable\x12\x18\n" +
+	"\amissing\x18\x03 \x01(\bR\amissing\")\n" +
+	"\vUndoRequest\x12\x1a\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\"b\n" +
+	"\fUndoResponse\x12-\n" +
+	"\x05entry\x18\x01 \x01(\v2\x17.noggin.v1.HistoryEntryR\x05entry\x12#\n" +
+	"\x04view\x18\x02 \x01(\v2\x0f.noggin.v1.ViewR\x04view\")\n" +
+	"\vRedoRequest\x12\x1a\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\"b\n" +
+	"\fRedoResponse\x12-\n" +
+	"\x05entry\x18\x01 \x01(\v2\x17.noggin.v1.HistoryEntryR\x05entry\x12#\n" +
+	"\x04view\x18\x02 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\x12\n" +
 	"\x10ProvidersRequest\"F\n" +
 	"\x11ProvidersResponse\x121\n" +
 	"\tproviders\x18\x01 \x03(\v2\x13.noggin.v1.ProviderR\tproviders\"-\n" +
@@ -3800,7 +4566,8 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\targuments\x18\x02 \x01(\v2\x17.google.protobuf.StructR\targuments\":\n" +
 	"\fCallResponse\x12\x1a\n" +
 	"\benvelope\x18\x01 \x01(\tR\benvelope\x12\x0e\n" +
-	"\x02ok\x18\x02 \x01(\bR\x02ok2\xed\b\n" +
+	"\x02ok\x18\x02 \x01(\bR\x02ok2\xdc\n" +
+	"\n" +
 	"\rNogginService\x12<\n" +
 	"\x04Show\x12\x16.noggin.v1.ShowRequest\x1a\x17.noggin.v1.ShowResponse\"\x03\x90\x02\x01\x12E\n" +
 	"\bShowGoto\x12\x1a.noggin.v1.ShowGotoRequest\x1a\x1b.noggin.v1.ShowGotoResponse\"\x00\x129\n" +
@@ -3815,7 +4582,11 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x06Delete\x12\x18.noggin.v1.DeleteRequest\x1a\x19.noggin.v1.DeleteResponse\"\x00\x129\n" +
 	"\x04Copy\x12\x16.noggin.v1.CopyRequest\x1a\x17.noggin.v1.CopyResponse\"\x00\x12?\n" +
 	"\x05Where\x12\x17.noggin.v1.WhereRequest\x1a\x18.noggin.v1.WhereResponse\"\x03\x90\x02\x01\x12K\n" +
-	"\tProviders\x12\x1b.noggin.v1.ProvidersRequest\x1a\x1c.noggin.v1.ProvidersResponse\"\x03\x90\x02\x01\x12H\n" +
+	"\tProviders\x12\x1b.noggin.v1.ProvidersRequest\x1a\x1c.noggin.v1.ProvidersResponse\"\x03\x90\x02\x01\x12<\n" +
+	"\x04Find\x12\x16.noggin.v1.FindRequest\x1a\x17.noggin.v1.FindResponse\"\x03\x90\x02\x01\x129\n" +
+	"\x03Log\x12\x15.noggin.v1.LogRequest\x1a\x16.noggin.v1.LogResponse\"\x03\x90\x02\x01\x129\n" +
+	"\x04Undo\x12\x16.noggin.v1.UndoRequest\x1a\x17.noggin.v1.UndoResponse\"\x00\x129\n" +
+	"\x04Redo\x12\x16.noggin.v1.RedoRequest\x1a\x17.noggin.v1.RedoResponse\"\x00\x12H\n" +
 	"\bSnapshot\x12\x1a.noggin.v1.SnapshotRequest\x1a\x1b.noggin.v1.SnapshotResponse\"\x03\x90\x02\x01\x129\n" +
 	"\x04Call\x12\x16.noggin.v1.CallRequest\x1a\x17.noggin.v1.CallResponse\"\x00\x126\n" +
 	"\x03Run\x12\x15.noggin.v1.RunRequest\x1a\x16.noggin.v1.RunResponse\"\x00\x12>\n" +
@@ -3833,7 +4604,7 @@ func file_noggin_v1_noggin_proto_rawDescGZIP() []byte {
 	return file_noggin_v1_noggin_proto_rawDescData
 }
 
-var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 55)
+var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 66)
 var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*Note)(nil),                 // 0: noggin.v1.Note
 	(*Item)(nil),                 // 1: noggin.v1.Item
@@ -3873,25 +4644,36 @@ var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*CopyResponse)(nil),         // 35: noggin.v1.CopyResponse
 	(*WhereRequest)(nil),         // 36: noggin.v1.WhereRequest
 	(*WhereResponse)(nil),        // 37: noggin.v1.WhereResponse
-	(*ProvidersRequest)(nil),     // 38: noggin.v1.ProvidersRequest
-	(*ProvidersResponse)(nil),    // 39: noggin.v1.ProvidersResponse
-	(*SnapshotRequest)(nil),      // 40: noggin.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),     // 41: noggin.v1.SnapshotResponse
-	(*WatchRequest)(nil),         // 42: noggin.v1.WatchRequest
-	(*WatchResponse)(nil),        // 43: noggin.v1.WatchResponse
-	(*RunRequest)(nil),           // 44: noggin.v1.RunRequest
-	(*RunResponse)(nil),          // 45: noggin.v1.RunResponse
-	(*CallRequest)(nil),          // 46: noggin.v1.CallRequest
-	(*CallResponse)(nil),         // 47: noggin.v1.CallResponse
-	(*Change_Slot)(nil),          // 48: noggin.v1.Change.Slot
-	(*Change_Added)(nil),         // 49: noggin.v1.Change.Added
-	(*Change_Removed)(nil),       // 50: noggin.v1.Change.Removed
-	(*Change_Moved)(nil),         // 51: noggin.v1.Change.Moved
-	(*Change_Updated)(nil),       // 52: noggin.v1.Change.Updated
-	(*Change_ActiveChanged)(nil), // 53: noggin.v1.Change.ActiveChanged
-	(*ErrorDetail_Field)(nil),    // 54: noggin.v1.ErrorDetail.Field
-	(*structpb.Struct)(nil),      // 55: google.protobuf.Struct
-	(structpb.NullValue)(0),      // 56: google.protobuf.NullValue
+	(*FindRequest)(nil),          // 38: noggin.v1.FindRequest
+	(*FindMatch)(nil),            // 39: noggin.v1.FindMatch
+	(*FindResponse)(nil),         // 40: noggin.v1.FindResponse
+	(*HistoryEntry)(nil),         // 41: noggin.v1.HistoryEntry
+	(*HistoryChange)(nil),        // 42: noggin.v1.HistoryChange
+	(*LogRequest)(nil),           // 43: noggin.v1.LogRequest
+	(*LogResponse)(nil),          // 44: noggin.v1.LogResponse
+	(*UndoRequest)(nil),          // 45: noggin.v1.UndoRequest
+	(*UndoResponse)(nil),         // 46: noggin.v1.UndoResponse
+	(*RedoRequest)(nil),          // 47: noggin.v1.RedoRequest
+	(*RedoResponse)(nil),         // 48: noggin.v1.RedoResponse
+	(*ProvidersRequest)(nil),     // 49: noggin.v1.ProvidersRequest
+	(*ProvidersResponse)(nil),    // 50: noggin.v1.ProvidersResponse
+	(*SnapshotRequest)(nil),      // 51: noggin.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),     // 52: noggin.v1.SnapshotResponse
+	(*WatchRequest)(nil),         // 53: noggin.v1.WatchRequest
+	(*WatchResponse)(nil),        // 54: noggin.v1.WatchResponse
+	(*RunRequest)(nil),           // 55: noggin.v1.RunRequest
+	(*RunResponse)(nil),          // 56: noggin.v1.RunResponse
+	(*CallRequest)(nil),          // 57: noggin.v1.CallRequest
+	(*CallResponse)(nil),         // 58: noggin.v1.CallResponse
+	(*Change_Slot)(nil),          // 59: noggin.v1.Change.Slot
+	(*Change_Added)(nil),         // 60: noggin.v1.Change.Added
+	(*Change_Removed)(nil),       // 61: noggin.v1.Change.Removed
+	(*Change_Moved)(nil),         // 62: noggin.v1.Change.Moved
+	(*Change_Updated)(nil),       // 63: noggin.v1.Change.Updated
+	(*Change_ActiveChanged)(nil), // 64: noggin.v1.Change.ActiveChanged
+	(*ErrorDetail_Field)(nil),    // 65: noggin.v1.ErrorDetail.Field
+	(*structpb.Struct)(nil),      // 66: google.protobuf.Struct
+	(structpb.NullValue)(0),      // 67: google.protobuf.NullValue
 }
 var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 0: noggin.v1.Item.notes:type_name -> noggin.v1.Note
@@ -3899,12 +4681,12 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 2: noggin.v1.Node.notes:type_name -> noggin.v1.Note
 	3,  // 3: noggin.v1.Node.children:type_name -> noggin.v1.Node
 	3,  // 4: noggin.v1.View.items:type_name -> noggin.v1.Node
-	49, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
-	50, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
-	51, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
-	52, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
-	53, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
-	54, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
+	60, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
+	61, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
+	62, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
+	63, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
+	64, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
+	65, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
 	4,  // 11: noggin.v1.ShowResponse.view:type_name -> noggin.v1.View
 	6,  // 12: noggin.v1.ShowGotoRequest.goto:type_name -> noggin.v1.Goto
 	4,  // 13: noggin.v1.ShowGotoResponse.view:type_name -> noggin.v1.View
@@ -3928,56 +4710,71 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	8,  // 31: noggin.v1.DeleteResponse.deleted:type_name -> noggin.v1.DeletedItem
 	4,  // 32: noggin.v1.DeleteResponse.view:type_name -> noggin.v1.View
 	9,  // 33: noggin.v1.CopyResponse.mapping:type_name -> noggin.v1.KeyPair
-	7,  // 34: noggin.v1.ProvidersResponse.providers:type_name -> noggin.v1.Provider
-	2,  // 35: noggin.v1.SnapshotResponse.document:type_name -> noggin.v1.Document
-	10, // 36: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
-	2,  // 37: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
-	11, // 38: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
-	55, // 39: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
-	48, // 40: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
-	48, // 41: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
-	56, // 42: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
-	12, // 43: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
-	14, // 44: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
-	16, // 45: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
-	18, // 46: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
-	20, // 47: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
-	22, // 48: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
-	24, // 49: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
-	26, // 50: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
-	28, // 51: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
-	30, // 52: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
-	32, // 53: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
-	34, // 54: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
-	36, // 55: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
-	38, // 56: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
-	40, // 57: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
-	46, // 58: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
-	44, // 59: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
-	42, // 60: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
-	13, // 61: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
-	15, // 62: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
-	17, // 63: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
-	19, // 64: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
-	21, // 65: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
-	23, // 66: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
-	25, // 67: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
-	27, // 68: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
-	29, // 69: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
-	31, // 70: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
-	33, // 71: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
-	35, // 72: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
-	37, // 73: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
-	39, // 74: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
-	41, // 75: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
-	47, // 76: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
-	45, // 77: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
-	43, // 78: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
-	61, // [61:79] is the sub-list for method output_type
-	43, // [43:61] is the sub-list for method input_type
-	43, // [43:43] is the sub-list for extension type_name
-	43, // [43:43] is the sub-list for extension extendee
-	0,  // [0:43] is the sub-list for field type_name
+	39, // 34: noggin.v1.FindResponse.matches:type_name -> noggin.v1.FindMatch
+	42, // 35: noggin.v1.HistoryEntry.changes:type_name -> noggin.v1.HistoryChange
+	41, // 36: noggin.v1.LogResponse.entries:type_name -> noggin.v1.HistoryEntry
+	41, // 37: noggin.v1.UndoResponse.entry:type_name -> noggin.v1.HistoryEntry
+	4,  // 38: noggin.v1.UndoResponse.view:type_name -> noggin.v1.View
+	41, // 39: noggin.v1.RedoResponse.entry:type_name -> noggin.v1.HistoryEntry
+	4,  // 40: noggin.v1.RedoResponse.view:type_name -> noggin.v1.View
+	7,  // 41: noggin.v1.ProvidersResponse.providers:type_name -> noggin.v1.Provider
+	2,  // 42: noggin.v1.SnapshotResponse.document:type_name -> noggin.v1.Document
+	10, // 43: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
+	2,  // 44: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
+	11, // 45: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
+	66, // 46: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
+	59, // 47: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
+	59, // 48: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
+	67, // 49: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
+	12, // 50: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
+	14, // 51: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
+	16, // 52: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
+	18, // 53: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
+	20, // 54: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
+	22, // 55: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
+	24, // 56: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
+	26, // 57: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
+	28, // 58: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
+	30, // 59: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
+	32, // 60: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
+	34, // 61: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
+	36, // 62: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
+	49, // 63: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
+	38, // 64: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
+	43, // 65: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
+	45, // 66: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
+	47, // 67: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
+	51, // 68: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
+	57, // 69: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
+	55, // 70: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
+	53, // 71: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
+	13, // 72: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
+	15, // 73: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
+	17, // 74: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
+	19, // 75: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
+	21, // 76: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
+	23, // 77: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
+	25, // 78: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
+	27, // 79: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
+	29, // 80: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
+	31, // 81: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
+	33, // 82: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
+	35, // 83: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
+	37, // 84: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
+	50, // 85: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
+	40, // 86: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
+	44, // 87: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
+	46, // 88: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
+	48, // 89: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
+	52, // 90: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
+	58, // 91: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
+	56, // 92: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
+	54, // 93: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
+	72, // [72:94] is the sub-list for method output_type
+	50, // [50:72] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_noggin_v1_noggin_proto_init() }
@@ -4003,10 +4800,13 @@ func file_noggin_v1_noggin_proto_init() {
 	}
 	file_noggin_v1_noggin_proto_msgTypes[26].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[28].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[48].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[49].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[53].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[54].OneofWrappers = []any{
+	file_noggin_v1_noggin_proto_msgTypes[38].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[42].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[43].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[59].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[60].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[64].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[65].OneofWrappers = []any{
 		(*ErrorDetail_Field_StringValue)(nil),
 		(*ErrorDetail_Field_IntValue)(nil),
 		(*ErrorDetail_Field_BoolValue)(nil),
@@ -4018,7 +4818,7 @@ func file_noggin_v1_noggin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_noggin_v1_noggin_proto_rawDesc), len(file_noggin_v1_noggin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   55,
+			NumMessages:   66,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -79,6 +79,14 @@ const (
 	NogginServiceWhereProcedure = "/noggin.v1.NogginService/Where"
 	// NogginServiceProvidersProcedure is the fully-qualified name of the NogginService's Providers RPC.
 	NogginServiceProvidersProcedure = "/noggin.v1.NogginService/Providers"
+	// NogginServiceFindProcedure is the fully-qualified name of the NogginService's Find RPC.
+	NogginServiceFindProcedure = "/noggin.v1.NogginService/Find"
+	// NogginServiceLogProcedure is the fully-qualified name of the NogginService's Log RPC.
+	NogginServiceLogProcedure = "/noggin.v1.NogginService/Log"
+	// NogginServiceUndoProcedure is the fully-qualified name of the NogginService's Undo RPC.
+	NogginServiceUndoProcedure = "/noggin.v1.NogginService/Undo"
+	// NogginServiceRedoProcedure is the fully-qualified name of the NogginService's Redo RPC.
+	NogginServiceRedoProcedure = "/noggin.v1.NogginService/Redo"
 	// NogginServiceSnapshotProcedure is the fully-qualified name of the NogginService's Snapshot RPC.
 	NogginServiceSnapshotProcedure = "/noggin.v1.NogginService/Snapshot"
 	// NogginServiceCallProcedure is the fully-qualified name of the NogginService's Call RPC.
@@ -121,6 +129,17 @@ type NogginServiceClient interface {
 	Where(context.Context, *connect.Request[v1.WhereRequest]) (*connect.Response[v1.WhereResponse], error)
 	// Providers lists the registered location schemes.
 	Providers(context.Context, *connect.Request[v1.ProvidersRequest]) (*connect.Response[v1.ProvidersResponse], error)
+	// Find lists the items whose title or notes contain every word of a
+	// query (any case), in tree order. Never writes.
+	Find(context.Context, *connect.Request[v1.FindRequest]) (*connect.Response[v1.FindResponse], error)
+	// Log lists the noggin's history of writes, newest first. Never writes.
+	Log(context.Context, *connect.Request[v1.LogRequest]) (*connect.Response[v1.LogResponse], error)
+	// Undo takes back the newest write not yet undone, only if the noggin is
+	// still in the state it left (else undo-conflict, nothing changes).
+	Undo(context.Context, *connect.Request[v1.UndoRequest]) (*connect.Response[v1.UndoResponse], error)
+	// Redo applies again what the last undo took back, while no other write
+	// came after it.
+	Redo(context.Context, *connect.Request[v1.RedoRequest]) (*connect.Response[v1.RedoResponse], error)
 	// Snapshot returns the whole current document.
 	Snapshot(context.Context, *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error)
 	// Call runs any verb with the arguments of its MCP tool (a JSON object;
@@ -243,6 +262,32 @@ func NewNogginServiceClient(httpClient connect.HTTPClient, baseURL string, opts 
 			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 			connect.WithClientOptions(opts...),
 		),
+		find: connect.NewClient[v1.FindRequest, v1.FindResponse](
+			httpClient,
+			baseURL+NogginServiceFindProcedure,
+			connect.WithSchema(nogginServiceMethods.ByName("Find")),
+			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+			connect.WithClientOptions(opts...),
+		),
+		log: connect.NewClient[v1.LogRequest, v1.LogResponse](
+			httpClient,
+			baseURL+NogginServiceLogProcedure,
+			connect.WithSchema(nogginServiceMethods.ByName("Log")),
+			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+			connect.WithClientOptions(opts...),
+		),
+		undo: connect.NewClient[v1.UndoRequest, v1.UndoResponse](
+			httpClient,
+			baseURL+NogginServiceUndoProcedure,
+			connect.WithSchema(nogginServiceMethods.ByName("Undo")),
+			connect.WithClientOptions(opts...),
+		),
+		redo: connect.NewClient[v1.RedoRequest, v1.RedoResponse](
+			httpClient,
+			baseURL+NogginServiceRedoProcedure,
+			connect.WithSchema(nogginServiceMethods.ByName("Redo")),
+			connect.WithClientOptions(opts...),
+		),
 		snapshot: connect.NewClient[v1.SnapshotRequest, v1.SnapshotResponse](
 			httpClient,
 			baseURL+NogginServiceSnapshotProcedure,
@@ -287,6 +332,10 @@ type nogginServiceClient struct {
 	copy      *connect.Client[v1.CopyRequest, v1.CopyResponse]
 	where     *connect.Client[v1.WhereRequest, v1.WhereResponse]
 	providers *connect.Client[v1.ProvidersRequest, v1.ProvidersResponse]
+	find      *connect.Client[v1.FindRequest, v1.FindResponse]
+	log       *connect.Client[v1.LogRequest, v1.LogResponse]
+	undo      *connect.Client[v1.UndoRequest, v1.UndoResponse]
+	redo      *connect.Client[v1.RedoRequest, v1.RedoResponse]
 	snapshot  *connect.Client[v1.SnapshotRequest, v1.SnapshotResponse]
 	call      *connect.Client[v1.CallRequest, v1.CallResponse]
 	run       *connect.Client[v1.RunRequest, v1.RunResponse]
@@ -363,6 +412,26 @@ func (c *nogginServiceClient) Providers(ctx context.Context, req *connect.Reques
 	return c.providers.CallUnary(ctx, req)
 }
 
+// Find calls noggin.v1.NogginService.Find.
+func (c *nogginServiceClient) Find(ctx context.Context, req *connect.Request[v1.FindRequest]) (*connect.Response[v1.FindResponse], error) {
+	return c.find.CallUnary(ctx, req)
+}
+
+// Log calls noggin.v1.NogginService.Log.
+func (c *nogginServiceClient) Log(ctx context.Context, req *connect.Request[v1.LogRequest]) (*connect.Response[v1.LogResponse], error) {
+	return c.log.CallUnary(ctx, req)
+}
+
+// Undo calls noggin.v1.NogginService.Undo.
+func (c *nogginServiceClient) Undo(ctx context.Context, req *connect.Request[v1.UndoRequest]) (*connect.Response[v1.UndoResponse], error) {
+	return c.undo.CallUnary(ctx, req)
+}
+
+// Redo calls noggin.v1.NogginService.Redo.
+func (c *nogginServiceClient) Redo(ctx context.Context, req *connect.Request[v1.RedoRequest]) (*connect.Response[v1.RedoResponse], error) {
+	return c.redo.CallUnary(ctx, req)
+}
+
 // Snapshot calls noggin.v1.NogginService.Snapshot.
 func (c *nogginServiceClient) Snapshot(ctx context.Context, req *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error) {
 	return c.snapshot.CallUnary(ctx, req)
@@ -415,6 +484,17 @@ type NogginServiceHandler interface {
 	Where(context.Context, *connect.Request[v1.WhereRequest]) (*connect.Response[v1.WhereResponse], error)
 	// Providers lists the registered location schemes.
 	Providers(context.Context, *connect.Request[v1.ProvidersRequest]) (*connect.Response[v1.ProvidersResponse], error)
+	// Find lists the items whose title or notes contain every word of a
+	// query (any case), in tree order. Never writes.
+	Find(context.Context, *connect.Request[v1.FindRequest]) (*connect.Response[v1.FindResponse], error)
+	// Log lists the noggin's history of writes, newest first. Never writes.
+	Log(context.Context, *connect.Request[v1.LogRequest]) (*connect.Response[v1.LogResponse], error)
+	// Undo takes back the newest write not yet undone, only if the noggin is
+	// still in the state it left (else undo-conflict, nothing changes).
+	Undo(context.Context, *connect.Request[v1.UndoRequest]) (*connect.Response[v1.UndoResponse], error)
+	// Redo applies again what the last undo took back, while no other write
+	// came after it.
+	Redo(context.Context, *connect.Request[v1.RedoRequest]) (*connect.Response[v1.RedoResponse], error)
 	// Snapshot returns the whole current document.
 	Snapshot(context.Context, *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error)
 	// Call runs any verb with the arguments of its MCP tool (a JSON object;
@@ -533,6 +613,32 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 		connect.WithHandlerOptions(opts...),
 	)
+	nogginServiceFindHandler := connect.NewUnaryHandler(
+		NogginServiceFindProcedure,
+		svc.Find,
+		connect.WithSchema(nogginServiceMethods.ByName("Find")),
+		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+		connect.WithHandlerOptions(opts...),
+	)
+	nogginServiceLogHandler := connect.NewUnaryHandler(
+		NogginServiceLogProcedure,
+		svc.Log,
+		connect.WithSchema(nogginServiceMethods.ByName("Log")),
+		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+		connect.WithHandlerOptions(opts...),
+	)
+	nogginServiceUndoHandler := connect.NewUnaryHandler(
+		NogginServiceUndoProcedure,
+		svc.Undo,
+		connect.WithSchema(nogginServiceMethods.ByName("Undo")),
+		connect.WithHandlerOptions(opts...),
+	)
+	nogginServiceRedoHandler := connect.NewUnaryHandler(
+		NogginServiceRedoProcedure,
+		svc.Redo,
+		connect.WithSchema(nogginServiceMethods.ByName("Redo")),
+		connect.WithHandlerOptions(opts...),
+	)
 	nogginServiceSnapshotHandler := connect.NewUnaryHandler(
 		NogginServiceSnapshotProcedure,
 		svc.Snapshot,
@@ -588,6 +694,14 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 			nogginServiceWhereHandler.ServeHTTP(w, r)
 		case NogginServiceProvidersProcedure:
 			nogginServiceProvidersHandler.ServeHTTP(w, r)
+		case NogginServiceFindProcedure:
+			nogginServiceFindHandler.ServeHTTP(w, r)
+		case NogginServiceLogProcedure:
+			nogginServiceLogHandler.ServeHTTP(w, r)
+		case NogginServiceUndoProcedure:
+			nogginServiceUndoHandler.ServeHTTP(w, r)
+		case NogginServiceRedoProcedure:
+			nogginServiceRedoHandler.ServeHTTP(w, r)
 		case NogginServiceSnapshotProcedure:
 			nogginServiceSnapshotHandler.ServeHTTP(w, r)
 		case NogginServiceCallProcedure:
@@ -659,6 +773,22 @@ func (UnimplementedNogginServiceHandler) Where(context.Context, *connect.Request
 
 func (UnimplementedNogginServiceHandler) Providers(context.Context, *connect.Request[v1.ProvidersRequest]) (*connect.Response[v1.ProvidersResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Providers is not implemented"))
+}
+
+func (UnimplementedNogginServiceHandler) Find(context.Context, *connect.Request[v1.FindRequest]) (*connect.Response[v1.FindResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Find is not implemented"))
+}
+
+func (UnimplementedNogginServiceHandler) Log(context.Context, *connect.Request[v1.LogRequest]) (*connect.Response[v1.LogResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Log is not implemented"))
+}
+
+func (UnimplementedNogginServiceHandler) Undo(context.Context, *connect.Request[v1.UndoRequest]) (*connect.Response[v1.UndoResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Undo is not implemented"))
+}
+
+func (UnimplementedNogginServiceHandler) Redo(context.Context, *connect.Request[v1.RedoRequest]) (*connect.Response[v1.RedoResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Redo is not implemented"))
 }
 
 func (UnimplementedNogginServiceHandler) Snapshot(context.Context, *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error) {
