@@ -274,7 +274,7 @@ func (c *Client) Providers(ctx context.Context) ([]noggin.Provider, error) {
 func (c *Client) Find(ctx context.Context, location string, o noggin.FindOpts) (*noggin.FindResult, error) {
 	m := &nogginv1.FindRequest{Location: location, Query: o.Query, Open: o.Open, Done: o.Done, Under: o.Under}
 	if o.Limit > 0 {
-		m.Limit = proto.Int32(int32(min(o.Limit, math.MaxInt32))) //nolint:gosec // clamped
+		m.Limit = proto.Int32(int32(min(o.Limit, math.MaxInt32)))
 	}
 	res, err := c.rpc.Find(ctx, connect.NewRequest(m))
 	if err != nil {
@@ -287,7 +287,7 @@ func (c *Client) Find(ctx context.Context, location string, o noggin.FindOpts) (
 func (c *Client) Log(ctx context.Context, location string, o noggin.LogOpts) (*noggin.LogResult, error) {
 	m := &nogginv1.LogRequest{Location: location}
 	if o.Limit > 0 {
-		m.Limit = proto.Int32(int32(min(o.Limit, math.MaxInt32))) //nolint:gosec // clamped
+		m.Limit = proto.Int32(int32(min(o.Limit, math.MaxInt32)))
 	}
 	res, err := c.rpc.Log(ctx, connect.NewRequest(m))
 	if err != nil {

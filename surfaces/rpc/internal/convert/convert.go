@@ -401,7 +401,7 @@ func ErrorFromProto(d *nogginv1.ErrorDetail) *noggin.Error {
 
 // FindToProto converts a find result.
 func FindToProto(r *noggin.FindResult) *nogginv1.FindResponse {
-	out := &nogginv1.FindResponse{Total: int32(r.Total)} //nolint:gosec // counts of one noggin's items
+	out := &nogginv1.FindResponse{Total: int32(r.Total)}
 	for _, m := range r.Matches {
 		out.Matches = append(out.Matches, &nogginv1.FindMatch{Key: m.Key, Path: m.Path, Title: m.Title, Done: m.Done,
 			NoteTimestamps: m.Notes})
@@ -424,8 +424,8 @@ func EntryToProto(e *noggin.Entry) *nogginv1.HistoryEntry {
 	if e == nil {
 		return nil
 	}
-	out := &nogginv1.HistoryEntry{Seq: int32(e.Seq), Time: e.Time, Verb: e.Verb, //nolint:gosec // history numbers stay small
-		Undoes: int32(e.Undoes), Redoes: int32(e.Redoes), Summary: e.Summary()} //nolint:gosec // as above
+	out := &nogginv1.HistoryEntry{Seq: int32(e.Seq), Time: e.Time, Verb: e.Verb,
+		Undoes: int32(e.Undoes), Redoes: int32(e.Redoes), Summary: e.Summary()}
 	for _, c := range e.Changes {
 		out.Changes = append(out.Changes, &nogginv1.HistoryChange{Kind: c.Kind, Key: opt(c.Key), Title: c.Title})
 	}
@@ -447,7 +447,7 @@ func EntryFromProto(e *nogginv1.HistoryEntry) *noggin.Entry {
 
 // LogToProto converts a log result.
 func LogToProto(r *noggin.LogResult) *nogginv1.LogResponse {
-	out := &nogginv1.LogResponse{Unreadable: int32(r.Unreadable), Missing: r.Missing} //nolint:gosec // a line count of a bounded file
+	out := &nogginv1.LogResponse{Unreadable: int32(r.Unreadable), Missing: r.Missing}
 	for _, e := range r.Entries {
 		out.Entries = append(out.Entries, EntryToProto(e))
 	}
