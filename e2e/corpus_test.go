@@ -121,6 +121,7 @@ var restricted = map[string]string{
 	"show-no-active-goto":      `noggin_show is read-only (readOnlyHint), so MCP has no show goto`,
 	"storage-rpc-outside-root": `only the e2e RPC server runs with --root`,
 	"push-unknown-argument":    `an argument a verb does not take: the CLI's flags are global (docs/cli.md) and it has no such input`,
+	"history-usage":            `an argument undo and redo do not take: the CLI's flags are global and it has no such input`,
 }
 
 // TestRestrictedSteps checks that every surface-restricted step is in a
