@@ -186,3 +186,45 @@ func BenchmarkDiff(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFind: find on a document the engine has never seen (the CLI's
+// case), every title and note folded and searched.
+func BenchmarkFind(b *testing.B) {
+	e := benchEngine()
+	for _, n := range sizes {
+		s := &coldStore{benchStore{doc: sampledoc.Doc(n, 1)}}
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if r, err := e.Find(context.Background(), s, noggin.FindOpts{Query: "flaky storage"}); err != nil || r.Total == 0 {
+					b.Fatal(r, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkNewEntry: what the history adds to a write in core: the
+// inverse ops and changes of a push, and of a recursive delete of a tenth
+// of the document.
+func BenchmarkNewEntry(b *testing.B) {
+	for _, n := range sizes {
+		doc := sampledoc.Doc(n, 1)
+		push := []noggin.Op{{Type: noggin.OpAdd, Item: &noggin.Item{Key: "new", Title: "x"}, AtEnd: true}, {Type: noggin.OpSetActive, Key: "new"}}
+		var keys []string
+		for _, it := range doc.Items[:n/10] {
+			keys = append(keys, it.Key)
+		}
+		del := []noggin.Op{{Type: noggin.OpRemove, Keys: keys}}
+		for name, ops := range map[string][]noggin.Op{"push": push, "delete": del} {
+			b.Run(fmt.Sprintf("%s/items=%d", name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := noggin.NewEntry(noggin.Write{Verb: name}, nil, doc, ops); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

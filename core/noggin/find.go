@@ -1,7 +1,9 @@
 package noggin
 
 import (
+	"bytes"
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -63,76 +65,102 @@ func (e *Engine) Find(ctx context.Context, s Store, o FindOpts) (*FindResult, er
 	}
 	st := newSnap(doc)
 	x := st.x
-	x.buildFull()
-	root, base := "", ""
+	under := ""
 	if o.Under != "" {
-		under, err := st.resolve(o.Under)
+		it, err := st.resolve(o.Under)
 		if err != nil {
 			return nil, err
 		}
-		root, base = under.Key, x.path(under)
+		under = x.path(it) + "/"
 	}
-	res := &FindResult{Matches: []FindMatch{}}
-	// Depth first in sibling order, with each item's path built on the way.
-	type frame struct {
-		it   *Item
-		path string
+	ws := make([][]byte, len(words))
+	for i, w := range words {
+		ws[i] = []byte(w)
 	}
-	var stack []frame
-	push := func(parent, path string) {
-		kids := x.children(parent)
-		for i := len(kids) - 1; i >= 0; i-- {
-			stack = append(stack, frame{kids[i], path + "/" + strconv.Itoa(i+1)})
-		}
+	m := matcher{words: ws}
+	// Match in file order first: most items do not match, and they cost no
+	// index. Then the matches get their paths (unreachable items have
+	// none and are left out) and are put in tree order.
+	type hit struct {
+		m   FindMatch
+		pos []int
 	}
-	seen := map[*Item]bool{}
-	push(root, base)
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[f.it] { // a cycle in a hand-edited file
+	var found []FindMatch
+	var items []*Item
+	for _, it := range doc.Items {
+		if o.Open && it.Done || o.Done && !it.Done {
 			continue
 		}
-		seen[f.it] = true
-		push(f.it.Key, f.path)
-		if o.Open && f.it.Done || o.Done && !f.it.Done {
+		if notes, ok := m.match(it); ok {
+			found = append(found, FindMatch{Key: it.Key, Title: it.Title, Done: it.Done, Notes: notes})
+			items = append(items, it)
+		}
+	}
+	if len(items) > 8 { // many paths to work out: one full index beats lazy scans
+		x.buildFull()
+	}
+	var hits []hit
+	for i, it := range items {
+		p := x.path(it)
+		if p == "" || under != "" && !strings.HasPrefix(p, under) {
 			continue
 		}
-		if notes, ok := match(f.it, words); ok {
-			res.Total++
-			if len(res.Matches) < limit {
-				res.Matches = append(res.Matches, FindMatch{Key: f.it.Key, Path: f.path, Title: f.it.Title, Done: f.it.Done, Notes: notes})
-			}
-		}
+		found[i].Path = p
+		hits = append(hits, hit{found[i], positions(p)})
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return slices.Compare(a.pos, b.pos) })
+	res := &FindResult{Matches: []FindMatch{}, Total: len(hits)}
+	for _, h := range hits[:min(len(hits), limit)] {
+		res.Matches = append(res.Matches, h.m)
 	}
 	return res, nil
 }
 
+// positions are the numbers of an absolute path ("/1/12" → [1 12]).
+func positions(p string) []int {
+	var out []int
+	for _, part := range strings.Split(p[1:], "/") {
+		n, _ := strconv.Atoi(part)
+		out = append(out, n)
+	}
+	return out
+}
+
+// matcher tests items against the folded query words, folding each item's
+// title and notes into one reused buffer (no allocation per item).
+type matcher struct {
+	words [][]byte
+	buf   []byte
+	ends  []int // end of the title, then of each note, in buf
+}
+
 // match reports whether every word occurs in the item's title or in one of
 // its notes, and the timestamps of the notes holding any word.
-func match(it *Item, words []string) ([]string, bool) {
-	title := fold(it.Title)
-	var notes []string
-	texts := make([]string, len(it.Notes))
-	for i, n := range it.Notes {
-		texts[i] = fold(n.Text)
+func (m *matcher) match(it *Item) ([]string, bool) {
+	m.buf = appendFold(m.buf[:0], it.Title)
+	m.ends = append(m.ends[:0], len(m.buf))
+	for _, n := range it.Notes {
+		m.buf = appendFold(m.buf, n.Text)
+		m.ends = append(m.ends, len(m.buf))
 	}
-	for _, w := range words {
-		found := strings.Contains(title, w)
-		for _, t := range texts {
-			if strings.Contains(t, w) {
+	for _, w := range m.words {
+		found, start := false, 0
+		for _, end := range m.ends {
+			if bytes.Contains(m.buf[start:end], w) {
 				found = true
 				break
 			}
+			start = end
 		}
 		if !found {
 			return nil, false
 		}
 	}
-	notes = []string{}
-	for i, t := range texts {
-		for _, w := range words {
-			if strings.Contains(t, w) {
+	notes := []string{}
+	for i := range it.Notes {
+		seg := m.buf[m.ends[i]:m.ends[i+1]]
+		for _, w := range m.words {
+			if bytes.Contains(seg, w) {
 				notes = append(notes, it.Notes[i].Timestamp)
 				break
 			}
@@ -140,6 +168,37 @@ func match(it *Item, words []string) ([]string, bool) {
 	}
 	return notes, true
 }
+
+// appendFold appends fold(s) to dst: ASCII through a table, a byte at a
+// time into room made once; other runes through foldRune.
+func appendFold(dst []byte, s string) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, len(s))[:n+len(s)]
+	out := dst[n:]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			dst = dst[:n+i]
+			for _, r := range s[i:] {
+				dst = utf8.AppendRune(dst, foldRune(r))
+			}
+			return dst
+		}
+		out[i] = upperASCII[c]
+	}
+	return dst
+}
+
+// upperASCII maps each ASCII byte to its upper case.
+var upperASCII = func() (t [utf8.RuneSelf]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'a' <= i && i <= 'z' {
+			t[i] -= 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // fold maps every letter to one representative of its Unicode simple case
 // folding orbit (the smallest code point of it: "K", "k" and the Kelvin

@@ -39,6 +39,8 @@ var verbs = []verb{
 	{"push", []string{"push", "bench item"}},
 	{"note", []string{"note", "a bench note"}},
 	{"done", []string{"done", "--force"}}, // the generated cursor may have open children
+	// find reads every title and note: it must cost no more than show.
+	{"find --json", []string{"find", "--json", "flaky", "storage"}},
 }
 
 // targets are the median targets, per "verb/size".
@@ -138,6 +140,15 @@ func run(runs int) error {
 	}
 	slices.Sort(keys)
 	failed := 0
+	for _, n := range sizes {
+		f, sh := results[fmt.Sprintf("find --json/%d", n)], results[fmt.Sprintf("show --json/%d", n)]
+		status := "ok"
+		if n == 10000 && f > sh {
+			status = "MISSED"
+			failed++
+		}
+		fmt.Printf("find --json on %d items vs show --json: %.1f ms vs %.1f ms  %s\n", n, ms(f), ms(sh), status)
+	}
 	for _, k := range keys {
 		got, want := results[k], targets[k]
 		status := "ok"
