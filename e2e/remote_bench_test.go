@@ -4,8 +4,10 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // BenchmarkRemote compares a verb on a remote noggin with the same verb on
@@ -33,10 +35,14 @@ func BenchmarkRemote(b *testing.B) {
 	for _, where := range []string{"local", "remote"} {
 		for _, verb := range [][]string{{"show", "--json"}, {"push", "bench"}} {
 			b.Run("cli/"+verb[0]+"/"+where, func(b *testing.B) {
+				var p p50
 				for b.Loop() {
 					c := exec.Command(suite.bins[CLI], append([]string{"--noggin", locs[where]}, verb...)...)
 					c.Env = env
-					if out, err := c.CombinedOutput(); err != nil {
+					start := time.Now()
+					out, err := c.CombinedOutput()
+					p.add(time.Since(start))
+					if err != nil {
 						b.Fatal(err, string(out))
 					}
 					if verb[0] == "push" {
@@ -47,6 +53,7 @@ func BenchmarkRemote(b *testing.B) {
 						b.StartTimer()
 					}
 				}
+				p.report(b)
 			})
 		}
 	}
@@ -66,12 +73,29 @@ func BenchmarkRemote(b *testing.B) {
 				for k, v := range call.args {
 					args[k] = v
 				}
+				var p p50
 				for b.Loop() {
+					start := time.Now()
 					if _, err := m.Call(ctx, call.tool, args); err != nil {
 						b.Fatal(err)
 					}
+					p.add(time.Since(start))
 				}
+				p.report(b)
 			})
 		}
 	}
+}
+
+// p50 collects the times of a benchmark's calls and reports their median.
+type p50 []time.Duration
+
+func (p *p50) add(d time.Duration) { *p = append(*p, d) }
+
+func (p p50) report(b *testing.B) {
+	if len(p) == 0 {
+		return
+	}
+	slices.Sort(p)
+	b.ReportMetric(float64(p[len(p)/2])/1e6, "p50-ms")
 }
