@@ -117,3 +117,31 @@ func cpuTicks(t *testing.T, pid int) int {
 	s, _ := strconv.Atoi(f[12])
 	return u + s
 }
+
+// TestUndoAfterExternalWrite: another process (here sed, standing in for
+// the JavaScript tool, which keeps no history) rewrites the noggin after a
+// push; undo then refuses with undo-conflict and changes nothing.
+func TestUndoAfterExternalWrite(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "n.yaml")
+	env := append(os.Environ(), "NOGGIN=", "NOGGIN_CLOCK=2026-01-02T03:04:05.678Z", "NOGGIN_KEYS=sequential")
+	run := func(args ...string) (string, int) {
+		c := exec.Command(binary, append([]string{"--noggin", p}, args...)...)
+		c.Env = env
+		out, _ := c.CombinedOutput()
+		return string(out), c.ProcessState.ExitCode()
+	}
+	if out, code := run("push", "mine"); code != 0 {
+		t.Fatalf("push: %d %s", code, out)
+	}
+	if out, err := exec.Command("sed", "-i", "s/title: mine/title: theirs/", p).CombinedOutput(); err != nil {
+		t.Fatalf("sed: %v %s", err, out)
+	}
+	before, _ := os.ReadFile(p)
+	out, code := run("undo", "--json")
+	if code != 1 || !strings.Contains(out, `"code": "undo-conflict"`) || !strings.Contains(out, `"seq": 1`) {
+		t.Errorf("undo after an external write: exit %d\n%s", code, out)
+	}
+	if after, _ := os.ReadFile(p); !bytes.Equal(after, before) || !bytes.Contains(after, []byte("theirs")) {
+		t.Errorf("undo-conflict changed the file:\n%s", after)
+	}
+}
