@@ -1,12 +1,12 @@
 // Package remote is the client side of remote noggins: it runs a request
 // whose noggin is http://HOST:PORT/NAME on the noggin-rpc server there
-// (the Run method, Connect protocol with JSON, over plain net/http, so the
-// CLI links neither protobuf nor Connect) and returns the server's
+// (the Run method, Connect protocol with JSON, over a small HTTP/1.1
+// client of its own, so the CLI links neither protobuf, Connect nor
+// net/http) and returns the server's
 // envelope, or an envelope that says why the server could not be used.
 package remote
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -15,8 +15,8 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
-	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -36,8 +36,6 @@ const Timeout = 30 * time.Second
 // Client runs requests on noggin-rpc servers. It implements
 // request.Remote.
 type Client struct {
-	// HTTP is the client calls go through (http.DefaultTransport, Timeout).
-	HTTP *http.Client
 	// Token is the bearer token sent to every server ($NOGGIN_TOKEN).
 	Token string
 	// Attempts is how often a call is tried when the server could not be
@@ -52,7 +50,7 @@ var _ request.Remote = (*Client)(nil)
 
 // New returns a client with the token from $NOGGIN_TOKEN.
 func New(getenv func(string) string) *Client {
-	return &Client{HTTP: &http.Client{Timeout: Timeout}, Token: getenv("NOGGIN_TOKEN"), Attempts: 3, Backoff: 200 * time.Millisecond}
+	return &Client{Token: getenv("NOGGIN_TOKEN"), Attempts: 3, Backoff: 200 * time.Millisecond}
 }
 
 // Run implements request.Remote.
@@ -96,34 +94,20 @@ func (c *Client) run(ctx context.Context, base string, req *request.Request) (en
 
 // attempt makes one call; retry says whether trying again may help.
 func (c *Client) attempt(ctx context.Context, base string, body []byte) (env envelope.Envelope, retry bool, err error) {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, base+runPath, bytes.NewReader(body))
-	if err != nil {
-		return env, false, unavailable(base, err.Error())
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Connect-Protocol-Version", "1")
+	headers := [][2]string{{"Content-Type", "application/json"}, {"Connect-Protocol-Version", "1"}}
 	if c.Token != "" {
-		hreq.Header.Set("Authorization", "Bearer "+c.Token)
+		headers = append(headers, [2]string{"Authorization", "Bearer " + c.Token})
 	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(hreq)
+	status, b, err := post(ctx, base+runPath, headers, body)
 	if err != nil {
 		if ctx.Err() != nil {
 			return env, false, noggin.Cancelled(ctx)
 		}
-		detail, retry := transportDetail(base, err)
+		detail, retry := transportDetail(err)
 		return env, retry, unavailable(base, detail)
 	}
-	defer func() { _ = resp.Body.Close() }()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
-	if err != nil {
-		return env, true, unavailable(base, "the connection broke while reading the answer")
-	}
-	if resp.StatusCode != http.StatusOK {
-		return env, resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusBadGateway, connectError(base, resp.StatusCode, b)
+	if status != 200 {
+		return env, status == 503 || status == 502, connectError(base, status, b)
 	}
 	var out struct {
 		Envelope string `json:"envelope"`
@@ -144,9 +128,9 @@ func unavailable(base, detail string) error {
 
 // transportDetail says in words what went wrong before an answer, and
 // whether another attempt may help.
-func transportDetail(base string, err error) (string, bool) {
-	var ue *url.Error
-	if errors.As(err, &ue) && ue.Timeout() {
+func transportDetail(err error) (string, bool) {
+	var ne net.Error
+	if errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
 		return "no answer within " + Timeout.String() + ": is the server overloaded or the address wrong?", false
 	}
 	var certErr *tls.CertificateVerificationError
@@ -155,23 +139,19 @@ func transportDetail(base string, err error) (string, bool) {
 	case errors.As(err, &certErr):
 		return "TLS: the server's certificate is not trusted (" + certErr.Err.Error() + ")", false
 	case errors.As(err, &recErr):
-		return "TLS: the server does not speak TLS here: use http:// or the server's TLS port", false
+		return "TLS: the server does not speak TLS here: use http://, or the address of a TLS proxy in front of it", false
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "connection refused: is noggin-rpc running there (noggin-rpc serve --addr …)?", true
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the connection broke before an answer", true
+	case errors.Is(err, errMalformed):
+		return "the answer is not HTTP: is it a noggin-rpc server?", false
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
 		return "unknown host " + dnsErr.Name, dnsErr.IsTemporary
 	}
 	msg := err.Error()
-	if ue != nil {
-		msg = ue.Err.Error()
-	}
-	if strings.Contains(msg, "HTTP response to HTTPS client") {
-		return "TLS: the server does not speak TLS here: use http://, or the address of a TLS proxy in front of it", false
-	}
 	if strings.Contains(msg, "tls") || strings.Contains(msg, "x509") {
 		return "TLS: " + msg, false
 	}
@@ -186,16 +166,16 @@ func connectError(base string, status int, body []byte) error {
 	}
 	_ = json.Unmarshal(body, &ce)
 	switch {
-	case ce.Code == "unauthenticated" || status == http.StatusUnauthorized:
+	case ce.Code == "unauthenticated" || status == 401:
 		return noggin.NewError(noggin.CodeUnauthenticated, noggin.F("server", base))
-	case ce.Code == "unimplemented" || status == http.StatusNotFound:
+	case ce.Code == "unimplemented" || status == 404:
 		return unavailable(base, "the server does not offer remote noggins (NogginService/Run): it is an older noggin-rpc or not noggin-rpc; upgrade it")
 	case ce.Code == "permission_denied":
 		return unavailable(base, "the server refused the request: "+ce.Message)
 	case ce.Message != "":
 		return unavailable(base, ce.Code+": "+ce.Message)
 	}
-	return unavailable(base, "HTTP "+http.StatusText(status)+": is it a noggin-rpc server?")
+	return unavailable(base, "HTTP "+strconv.Itoa(status)+": is it a noggin-rpc server?")
 }
 
 func newID() string {
