@@ -272,10 +272,7 @@ func (c *Client) Providers(ctx context.Context) ([]noggin.Provider, error) {
 
 // Find runs find. A Limit of 0 sends none (the server's default).
 func (c *Client) Find(ctx context.Context, location string, o noggin.FindOpts) (*noggin.FindResult, error) {
-	m := &nogginv1.FindRequest{Location: location, Query: o.Query, Open: o.Open, Done: o.Done, Under: o.Under}
-	if o.Limit > 0 {
-		m.Limit = proto.Int32(int32(min(o.Limit, math.MaxInt32)))
-	}
+	m := &nogginv1.FindRequest{Location: location, Query: o.Query, Open: o.Open, Done: o.Done, Under: o.Under, Limit: limit(o.Limit)}
 	res, err := c.rpc.Find(ctx, connect.NewRequest(m))
 	if err != nil {
 		return nil, Error(err)
@@ -285,15 +282,19 @@ func (c *Client) Find(ctx context.Context, location string, o noggin.FindOpts) (
 
 // Log runs log. A Limit of 0 sends none (the server's default).
 func (c *Client) Log(ctx context.Context, location string, o noggin.LogOpts) (*noggin.LogResult, error) {
-	m := &nogginv1.LogRequest{Location: location}
-	if o.Limit > 0 {
-		m.Limit = proto.Int32(int32(min(o.Limit, math.MaxInt32)))
-	}
-	res, err := c.rpc.Log(ctx, connect.NewRequest(m))
+	res, err := c.rpc.Log(ctx, connect.NewRequest(&nogginv1.LogRequest{Location: location, Limit: limit(o.Limit)}))
 	if err != nil {
 		return nil, Error(err)
 	}
 	return convert.LogFromProto(res.Msg), nil
+}
+
+// limit is a limit as the requests carry it: none for 0 (the default).
+func limit(n int) *int32 {
+	if n <= 0 {
+		return nil
+	}
+	return proto.Int32(int32(min(n, math.MaxInt32)))
 }
 
 // Undo runs undo (redo false) or redo.
