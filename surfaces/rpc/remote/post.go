@@ -25,8 +25,8 @@ const maxAnswer = 256 << 20
 
 // post sends body to rawURL (http or https) with the headers and returns
 // the status code and the answer's body. The whole exchange is bounded by
-// Timeout and by ctx.
-func post(ctx context.Context, rawURL string, headers [][2]string, body []byte) (int, []byte, error) {
+// timeout and by ctx.
+func post(ctx context.Context, rawURL string, timeout time.Duration, headers [][2]string, body []byte) (int, []byte, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return 0, nil, err
@@ -39,7 +39,7 @@ func post(ctx context.Context, rawURL string, headers [][2]string, body []byte) 
 		}
 		host = net.JoinHostPort(u.Hostname(), port)
 	}
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", host)

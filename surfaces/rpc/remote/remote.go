@@ -44,6 +44,8 @@ type Client struct {
 	Attempts int
 	// Backoff is the wait before the second attempt (doubled after).
 	Backoff time.Duration
+	// Timeout bounds one attempt (0: the package's Timeout).
+	Timeout time.Duration
 }
 
 var _ request.Remote = (*Client)(nil)
@@ -98,12 +100,16 @@ func (c *Client) attempt(ctx context.Context, base string, body []byte) (env env
 	if c.Token != "" {
 		headers = append(headers, [2]string{"Authorization", "Bearer " + c.Token})
 	}
-	status, b, err := post(ctx, base+runPath, headers, body)
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = Timeout
+	}
+	status, b, err := post(ctx, base+runPath, timeout, headers, body)
 	if err != nil {
 		if ctx.Err() != nil {
 			return env, false, noggin.Cancelled(ctx)
 		}
-		detail, retry := transportDetail(err)
+		detail, retry := transportDetail(err, timeout)
 		return env, retry, unavailable(base, detail)
 	}
 	if status != 200 {
@@ -128,10 +134,10 @@ func unavailable(base, detail string) error {
 
 // transportDetail says in words what went wrong before an answer, and
 // whether another attempt may help.
-func transportDetail(err error) (string, bool) {
+func transportDetail(err error, timeout time.Duration) (string, bool) {
 	var ne net.Error
 	if errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
-		return "no answer within " + Timeout.String() + ": is the server overloaded or the address wrong?", false
+		return "no answer within " + timeout.String() + ": is the server overloaded or the address wrong?", false
 	}
 	var certErr *tls.CertificateVerificationError
 	var recErr tls.RecordHeaderError
