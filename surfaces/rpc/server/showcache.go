@@ -66,19 +66,21 @@ func (c *showCache) put(st noggin.Store, doc *noggin.Document, k showKey, v *nog
 // document (Snapshot calls and every watcher of one event share it).
 func (c *showCache) document(st noggin.Store, doc *noggin.Document) *nogginv1.Document {
 	c.mu.Lock()
-	e := c.entries[st]
-	if e != nil && e.doc == doc && e.snapshot != nil {
-		c.mu.Unlock()
-		return e.snapshot
+	var cached *nogginv1.Document
+	if e := c.entries[st]; e != nil && e.doc == doc {
+		cached = e.snapshot // read under the lock: another call may set it
 	}
 	c.mu.Unlock()
+	if cached != nil {
+		return cached
+	}
 	p := convert.DocumentToProto(doc)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil {
 		c.entries = map[noggin.Store]*showEntry{}
 	}
-	e = c.entries[st]
+	e := c.entries[st]
 	if e == nil || e.doc != doc {
 		// Only move the entry forward: a lagging watcher's older document
 		// must not evict the current one.
