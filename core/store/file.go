@@ -48,6 +48,7 @@ type fileStore struct {
 	jsonFile bool
 	mapFiles bool            // Options.MapFiles
 	items    codec.ItemCache // encodings of the items last written (under wmu)
+	journal  journalTail     // the history as this store last appended to it (under wmu)
 	timeout  time.Duration
 	poll     time.Duration
 

@@ -135,7 +135,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	}
 	if jerr == nil {
 		entry.After = after
-		_ = appendJournal(s.fsy, s.name+historySuffix, entry) // never fails the write
+		_ = appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal) // never fails the write
 	}
 	st, _ = s.stat()
 	s.mu.Lock()

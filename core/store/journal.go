@@ -93,17 +93,63 @@ func lastSeq(data []byte) int {
 	return 0
 }
 
+// journalTail is what a store remembers of the journal it last appended
+// to: while the journal's stamp is the one seen after that append (no other
+// process wrote it since), the next append needs no read of it.
+type journalTail struct {
+	st    stamp
+	seq   int // the last entry's Seq
+	lines int
+}
+
 // appendJournal numbers e after the journal's last entry and appends it;
 // a journal past MaxHistory+compactSlack lines is rewritten (atomically) to
-// its last MaxHistory entries. Called under the noggin's lock.
-func appendJournal(fsy fsys, name string, e noggin.Entry) error {
-	data, err := fsy.ReadFile(name)
-	if err != nil && !notExist(err) {
-		return err
+// its last MaxHistory entries. tail (may be nil) saves reading a journal
+// that only this store wrote since. Called under the noggin's lock.
+func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail) error {
+	known := false
+	if tail != nil && tail.st.exists {
+		if fi, err := fsy.Stat(name); err == nil && stampOf(fi) == tail.st {
+			known = true
+		}
 	}
-	e.Seq = lastSeq(data) + 1
+	var data []byte
+	var seq, lines int
+	if known {
+		seq, lines = tail.seq, tail.lines
+	} else {
+		var err error
+		if data, err = fsy.ReadFile(name); err != nil && !notExist(err) {
+			return err
+		}
+		seq, lines = lastSeq(data), bytes.Count(data, []byte{'\n'})
+	}
+	e.Seq = seq + 1
 	line := codec.EncodeEntry(e)
-	if bytes.Count(data, []byte{'\n'})+1 > noggin.MaxHistory+compactSlack {
+	err := writeJournal(fsy, name, data, known, lines, line)
+	if tail != nil {
+		*tail = journalTail{}
+		if fi, serr := fsy.Stat(name); err == nil && serr == nil {
+			*tail = journalTail{st: stampOf(fi), seq: e.Seq, lines: min(lines+1, noggin.MaxHistory+compactSlack)}
+			if lines+1 > noggin.MaxHistory+compactSlack {
+				tail.lines = noggin.MaxHistory
+			}
+		}
+	}
+	return err
+}
+
+// writeJournal appends line, or rewrites the journal to its last entries
+// and line when it has grown past the bound (data, the journal's bytes,
+// is read here if the caller knew it without reading).
+func writeJournal(fsy fsys, name string, data []byte, known bool, lines int, line []byte) error {
+	if lines+1 > noggin.MaxHistory+compactSlack {
+		if known {
+			var err error
+			if data, err = fsy.ReadFile(name); err != nil {
+				return err
+			}
+		}
 		keep := data
 		for n := bytes.Count(keep, []byte{'\n'}); n > noggin.MaxHistory-1; n-- {
 			_, keep, _ = bytes.Cut(keep, []byte{'\n'})
