@@ -82,32 +82,32 @@ func (e *Engine) Find(ctx context.Context, s Store, o FindOpts) (*FindResult, er
 	// index. Then the matches get their paths (unreachable items have
 	// none and are left out) and are put in tree order.
 	type hit struct {
+		it  *Item
 		m   FindMatch
 		pos []int
 	}
-	var found []FindMatch
-	var items []*Item
+	var hits []hit
 	for _, it := range doc.Items {
 		if o.Open && it.Done || o.Done && !it.Done {
 			continue
 		}
 		if notes, ok := m.match(it); ok {
-			found = append(found, FindMatch{Key: it.Key, Title: it.Title, Done: it.Done, Notes: notes})
-			items = append(items, it)
+			hits = append(hits, hit{it: it, m: FindMatch{Key: it.Key, Title: it.Title, Done: it.Done, Notes: notes}})
 		}
 	}
-	if len(items) > 8 { // many paths to work out: one full index beats lazy scans
+	if len(hits) > 8 { // many paths to work out: one full index beats lazy scans
 		x.buildFull()
 	}
-	var hits []hit
-	for i, it := range items {
-		p := x.path(it)
-		if p == "" || under != "" && !strings.HasPrefix(p, under) {
+	kept := hits[:0]
+	for _, h := range hits {
+		h.m.Path = x.path(h.it)
+		if h.m.Path == "" || under != "" && !strings.HasPrefix(h.m.Path, under) {
 			continue
 		}
-		found[i].Path = p
-		hits = append(hits, hit{found[i], positions(p)})
+		h.pos = positions(h.m.Path)
+		kept = append(kept, h)
 	}
+	hits = kept
 	slices.SortStableFunc(hits, func(a, b hit) int { return slices.Compare(a.pos, b.pos) })
 	res := &FindResult{Matches: []FindMatch{}, Total: len(hits)}
 	for _, h := range hits[:min(len(hits), limit)] {
@@ -203,19 +203,7 @@ var upperASCII = func() (t [utf8.RuneSelf]byte) {
 // fold maps every letter to one representative of its Unicode simple case
 // folding orbit (the smallest code point of it: "K", "k" and the Kelvin
 // sign all become "K"), so that folded strings compare case-insensitively.
-func fold(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToUpper(s)
-	}
-	return strings.Map(foldRune, s)
-}
+func fold(s string) string { return string(appendFold(nil, s)) }
 
 func foldRune(r rune) rune {
 	m := r

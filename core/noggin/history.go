@@ -311,8 +311,8 @@ func (e *Engine) Log(ctx context.Context, s Store, o LogOpts) (*LogResult, error
 }
 
 // UndoResult is the result of undo and redo: the write taken back (undo)
-// or applied again (redo: the write the undo had taken back), and the view of the active item after it (nil when none
-// is active).
+// or applied again (redo: the write the undo had taken back), and the
+// view of the active item after it (nil when none is active).
 type UndoResult struct {
 	Entry *Entry
 	View  *View
