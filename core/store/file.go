@@ -60,8 +60,12 @@ type fileStore struct {
 	raw    []byte
 	// rawDoc: raw is not kept; the file holds exactly encode(doc) (this
 	// store wrote it), which cachedRawLocked rebuilds when it is needed.
-	rawDoc   bool
-	st       stamp
+	rawDoc bool
+	st     stamp
+	// digest is the history's digest of raw ("" until worked out), so a
+	// long-lived store hashes the bytes it wrote once, not again before
+	// the next write.
+	digest   string
 	checked  time.Time // when st was last confirmed
 	failSt   stamp     // stamp of the file that last failed to load
 	failErr  error
@@ -152,6 +156,7 @@ func (s *fileStore) racy() bool {
 func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, st stamp, now time.Time) {
 	prev, had := s.doc, s.loaded
 	s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
+	s.digest = ""
 	if !had || !s.hub.active() {
 		return
 	}

@@ -39,7 +39,10 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		if s.doc != doc {
 			return "" // changed meanwhile: the locked pass plans again
 		}
-		return s.digestRaw(s.cachedRawLocked())
+		if s.digest == "" {
+			s.digest = s.digestRaw(s.cachedRawLocked())
+		}
+		return s.digest
 	})
 	ops, err := w.Plan(doc, h)
 	if err != nil {
@@ -142,6 +145,9 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	s.failErr = nil
 	s.replaceLocked(next, out, st, time.Now())
 	s.rawDoc = out == nil // else the file is encode(next), rebuilt on demand
+	if jerr == nil {
+		s.digest = after
+	}
 	s.mu.Unlock()
 	return next, nil
 }
@@ -153,11 +159,11 @@ func (s *fileStore) writeErr(err error) error {
 	return writeError(err, s.base)
 }
 
-// writeAtomic returns the digest of what it wrote. It writes data, or if it is nil doc encoded as the file's
+// writeAtomic writes data, or if it is nil doc encoded as the file's
 // format and streamed (no document-sized buffer), to
-// <file>.tmp-<pid>-<epoch-ms>, fsyncs it,
-// renames it over the file and fsyncs the directory. The temp file is
-// removed on failure.
+// <file>.tmp-<pid>-<epoch-ms>, fsyncs it, renames it over the file and
+// fsyncs the directory, and returns the digest of what it wrote. The temp
+// file is removed on failure.
 func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)

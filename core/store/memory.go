@@ -18,8 +18,10 @@ type memState struct {
 	mu  sync.Mutex // guards doc
 	doc *noggin.Document
 	hub hub
-	// journal is the history (guarded by mu).
+	// journal is the history, digest the digest of doc once worked out
+	// (both guarded by mu).
 	journal []noggin.Entry
+	digest  string
 }
 
 // memStore is a handle on a memState. The registry holds states weakly, so
@@ -112,10 +114,13 @@ func (m *memStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document
 	if err != nil {
 		return nil, err
 	}
+	before := h.Digest() // before taking mu: the digest may need it
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.digest = ""
 	if e, err := noggin.NewEntry(w, h, fresh, ops); err == nil {
-		e.Before, e.After = h.Digest(), memDigest(next)
+		e.Before, e.After = before, memDigest(next)
+		st.digest = e.After
 		e.Seq = 1
 		if n := len(st.journal); n > 0 {
 			e.Seq = st.journal[n-1].Seq + 1
@@ -137,7 +142,15 @@ func (m *memStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document
 // history is the memory noggin's history as of doc.
 func (m *memStore) history(doc *noggin.Document) *noggin.History {
 	return noggin.NewHistory(func() (noggin.Journal, error) { return m.History(context.Background()) },
-		func() string { return memDigest(doc) })
+		func() string {
+			st := m.state
+			st.mu.Lock()
+			defer st.mu.Unlock()
+			if st.doc == doc && st.digest != "" {
+				return st.digest // written by the last Update
+			}
+			return memDigest(doc)
+		})
 }
 
 // History returns the entries of the memory noggin's writes.
