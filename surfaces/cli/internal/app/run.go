@@ -109,6 +109,10 @@ func (r *runner) run(argv []string) int {
 		case r.withJSON:
 			return r.fail(usage("show: --watch prints the view or, with --json, one envelope per line; not --with-json"))
 		}
+		// One store for the whole watch, re-read only when the file
+		// changes: the one-shot opener maps the file anew on every open
+		// and never unmaps it, which a long watch must not do.
+		runner.Opener = store.NewCache(store.Options{})
 		return r.watchShow(f.WithNotes)
 	}
 	return r.out(runner.Run(r.ctx, r.req), f.WithNotes)
