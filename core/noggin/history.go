@@ -256,7 +256,7 @@ func recallTarget(entries []Entry, redo bool) *Entry {
 			switch {
 			case e.Undoes != 0:
 				skip[e.Undoes] = true
-			case skip[e.Seq]:
+			case skip[e.Seq], len(e.Inverse) == 0: // nothing to take back (a hand-made line)
 			default:
 				return e
 			}
