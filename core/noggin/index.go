@@ -67,6 +67,15 @@ type memo struct {
 	idx atomic.Value
 	// scans counts the linear scans run on the document (atomic).
 	scans int32
+	// valid holds the *Document that Apply validated (see Apply); a copy
+	// of the Document value is not its document, so it does not inherit it.
+	valid atomic.Value
+}
+
+// knownValid reports whether Apply validated doc itself.
+func (doc *Document) knownValid() bool {
+	d, _ := doc.memo.valid.Load().(*Document)
+	return d == doc
 }
 
 // cached returns the published index of doc, or nil. The index must have

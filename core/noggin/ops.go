@@ -5,10 +5,23 @@ import "slices"
 // Apply applies ops to a copy of doc and validates the result
 // (docs/file-format.md). doc is not modified: the result has its own Items
 // slice and shares every item it did not change with doc.
+//
+// A result of Apply or a document that passed Validate is known to be
+// valid. When doc is one and the ops
+// only add leaves, change titles, done flags, notes or the active item
+// (push, add, note, edit, done, goto), Apply checks just what the ops
+// touched instead of the whole document, so a long-lived store's write
+// costs what it changes (BenchmarkApplyAdd, BenchmarkPush). Any doubt
+// falls back to the full Validate, whose error is the one returned.
 func Apply(doc *Document, ops []Op) (*Document, error) {
-	out, err := project(doc, ops)
+	a, err := projectWith(doc, ops)
 	if err != nil {
 		return nil, err
+	}
+	out := &a.doc
+	if doc != nil && doc.knownValid() && a.stillValid(ops) {
+		out.memo.valid.Store(out)
+		return out, nil
 	}
 	if err := Validate(out); err != nil {
 		return nil, err
@@ -16,9 +29,43 @@ func Apply(doc *Document, ops []Op) (*Document, error) {
 	return out, nil
 }
 
+// stillValid reports whether the result of ops on a valid document is
+// valid, checking only what the ops touched: every op is structural-free
+// or adds a leaf whose parent existed when it was added (so no cycle and
+// no orphan can appear), and the active item, if set, exists. It answers
+// false when it cannot tell cheaply (move, remove).
+func (a *applier) stillValid(ops []Op) bool {
+	for i := range ops {
+		switch op := &ops[i]; op.Type {
+		case OpSet, OpNote, OpUnnote:
+		case OpAdd:
+			if !a.parentExisted[op.Item.Key] {
+				return false
+			}
+		case OpSetActive:
+			if op.Key != "" && a.find(op.Key) < 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // project applies ops to a copy of doc without validating the result (the
 // projected state against which --goto is resolved).
 func project(doc *Document, ops []Op) (*Document, error) {
+	a, err := projectWith(doc, ops)
+	if err != nil {
+		return nil, err
+	}
+	return &a.doc, nil
+}
+
+// projectWith is project returning the applier, whose bookkeeping Apply's
+// incremental validation reads.
+func projectWith(doc *Document, ops []Op) (*applier, error) {
 	if doc == nil {
 		doc = NewDocument()
 	}
@@ -31,7 +78,7 @@ func project(doc *Document, ops []Op) (*Document, error) {
 			return nil, err
 		}
 	}
-	return &a.doc, nil
+	return a, nil
 }
 
 // applier holds the copy-on-write state of one Apply.
@@ -43,6 +90,9 @@ type applier struct {
 	// built, reset by structural changes.
 	pos     map[string]int
 	lookups int
+	// parentExisted records, per added key, whether its parent was a root
+	// ("") or an existing item other than itself when it was added.
+	parentExisted map[string]bool
 }
 
 func invalidOp(msg string, data ...Field) *Error {
@@ -163,6 +213,10 @@ func (a *applier) add(op *Op) error {
 		it.CreatedAt = &c
 	}
 	a.owned[it] = true
+	if a.parentExisted == nil {
+		a.parentExisted = map[string]bool{}
+	}
+	a.parentExisted[it.Key] = op.ParentKey == "" || a.find(op.ParentKey) >= 0
 	return a.place(it, op)
 }
 

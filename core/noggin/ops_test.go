@@ -190,3 +190,60 @@ func TestValidate(t *testing.T) {
 		t.Errorf("Validate(empty) = %v", err)
 	}
 }
+
+// TestApplyKnownValid checks the incremental validation of Apply: on a
+// document known to be valid, ops that break it fail exactly as the full
+// validation makes them fail, and ops that keep it valid succeed.
+func TestApplyKnownValid(t *testing.T) {
+	base := func() *Document {
+		d := &Document{Active: "b", Items: []*Item{newItem("a"), {Key: "b", ParentKey: "a"}, newItem("c")}}
+		if err := Validate(d); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	tests := []struct {
+		name string
+		ops  []Op
+		want string // error code, "" for success
+	}{
+		{"leaf under existing parent", []Op{{Type: OpAdd, Item: newItem("n"), ParentKey: "b", AtEnd: true}, {Type: OpSetActive, Key: "n"}}, ""},
+		{"note and set", []Op{{Type: OpNote, Key: "a", Note: &Note{Text: "x"}}, {Type: OpSet, Key: "c", Title: new("t")}}, ""},
+		{"subtree in order", []Op{{Type: OpAdd, Item: newItem("n"), AtEnd: true}, {Type: OpAdd, Item: newItem("m"), ParentKey: "n", AtEnd: true}}, ""},
+		{"child before parent (valid, full check)", []Op{{Type: OpAdd, Item: newItem("m"), ParentKey: "n", AtEnd: true}, {Type: OpAdd, Item: newItem("n"), AtEnd: true}}, ""},
+		{"orphan", []Op{{Type: OpAdd, Item: newItem("n"), ParentKey: "zz", AtEnd: true}}, CodeInvalidDocument},
+		{"own parent", []Op{{Type: OpAdd, Item: newItem("n"), ParentKey: "n", AtEnd: true}}, CodeInvalidDocument},
+		{"two-item cycle", []Op{{Type: OpAdd, Item: newItem("m"), ParentKey: "n", AtEnd: true}, {Type: OpAdd, Item: newItem("n"), ParentKey: "m", AtEnd: true}}, CodeInvalidDocument},
+		{"unknown active", []Op{{Type: OpSetActive, Key: "zz"}}, CodeInvalidDocument},
+		{"remove a parent", []Op{{Type: OpRemove, Keys: []string{"a"}}}, CodeInvalidDocument},
+		{"move into own child", []Op{{Type: OpMove, Key: "a", ParentKey: "b", AtEnd: true}}, CodeInvalidDocument},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fast, ferr := Apply(base(), tc.ops)
+			slow, serr := Apply(&Document{Active: "b", Items: base().Items}, tc.ops) // not known valid
+			if !reflect.DeepEqual(errText(ferr), errText(serr)) {
+				t.Fatalf("known-valid %v, full %v", ferr, serr)
+			}
+			if got := Wrap(ferr); (ferr == nil) != (tc.want == "") || (ferr != nil && got.Code != tc.want) {
+				t.Fatalf("error %v, want %q", ferr, tc.want)
+			}
+			if ferr == nil {
+				if keysOf(fast) != keysOf(slow) || !fast.knownValid() {
+					t.Fatalf("results differ or not marked: %s / %s", keysOf(fast), keysOf(slow))
+				}
+				if err := Validate(&Document{Active: fast.Active, Items: fast.Items}); err != nil {
+					t.Fatalf("result invalid: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	e := Wrap(err)
+	return e.Code + ": " + e.Error()
+}

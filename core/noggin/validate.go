@@ -3,6 +3,9 @@ package noggin
 // Validate checks the write-time invariants of a document, in the order of
 // docs/file-format.md (validation on write). Every failure is
 // invalid-document, exit 2.
+//
+// A document that passes is remembered as valid, so Apply can check just
+// what later ops touch (see Apply): it must not change afterwards.
 func Validate(doc *Document) error {
 	if doc == nil {
 		return Errorf(CodeInvalidDocument, "document items must be an array")
@@ -47,6 +50,7 @@ func Validate(doc *Document) error {
 			return Errorf(CodeInvalidDocument, "active references unknown item").With(F("active", doc.Active))
 		}
 	}
+	doc.memo.valid.Store(doc)
 	return nil
 }
 
