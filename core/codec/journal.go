@@ -81,9 +81,7 @@ func encodeOps(ops []noggin.Op) []jsonOp {
 			j.ParentKey, j.Position = &parent, &pos
 		}
 		if op.Item != nil {
-			var c bytes.Buffer
-			_ = json.Compact(&c, appendJSONItem(nil, op.Item)) // our own valid JSON
-			j.Item = c.Bytes()
+			j.Item = EncodeItem(op.Item)
 		}
 		if op.Note != nil {
 			n := &jsonNote{Text: op.Note.Text}
@@ -137,14 +135,11 @@ func decodeOps(in []jsonOp) ([]noggin.Op, error) {
 			op.Position = *j.Position
 		}
 		if len(j.Item) > 0 {
-			doc, err := DecodeJSON(append(append([]byte(`{"schemaVersion":1,"active":null,"items":[`), j.Item...), "]}"...))
+			it, err := DecodeItem(j.Item)
 			if err != nil {
 				return nil, err
 			}
-			if len(doc.Items) != 1 {
-				return nil, errors.New("journal: op item is not one item")
-			}
-			op.Item = doc.Items[0]
+			op.Item = it
 		}
 		if j.Note != nil {
 			op.Note = &noggin.Note{Text: j.Note.Text}
@@ -155,4 +150,24 @@ func decodeOps(in []jsonOp) ([]noggin.Op, error) {
 		out = append(out, op)
 	}
 	return out, nil
+}
+
+// EncodeItem writes one item as compact JSON, exactly as the noggin file's
+// JSON form writes it (its key order and unknown fields included).
+func EncodeItem(it *noggin.Item) []byte {
+	var c bytes.Buffer
+	_ = json.Compact(&c, appendJSONItem(nil, it)) // our own valid JSON
+	return c.Bytes()
+}
+
+// DecodeItem reads an item written by EncodeItem.
+func DecodeItem(b []byte) (*noggin.Item, error) {
+	doc, err := DecodeJSON(append(append([]byte(`{"schemaVersion":1,"active":null,"items":[`), b...), "]}"...))
+	if err != nil {
+		return nil, err
+	}
+	if len(doc.Items) != 1 {
+		return nil, errors.New("codec: not one item")
+	}
+	return doc.Items[0], nil
 }

@@ -99,11 +99,26 @@ func (h *hub) watch(ctx context.Context) <-chan noggin.Event {
 	return out
 }
 
-// subscriber of a store that can hand out its document and a subscription
-// atomically.
-type snapshotWatcher interface {
-	snapshotWatch(ctx context.Context) (*noggin.Document, <-chan noggin.Event, error)
+// SnapshotWatcher is a store that can hand out its document and a
+// subscription to the changes after it atomically (Subscribe uses it).
+type SnapshotWatcher interface {
+	SnapshotWatch(ctx context.Context) (*noggin.Document, <-chan noggin.Event, error)
 }
+
+// Hub fans a store's change events out to its watchers, for stores kept
+// outside this package: each watcher has an unbounded queue, so Publish
+// never blocks a writer. Publish under the store's own lock to fix one
+// event order. The zero Hub is ready to use.
+type Hub struct{ h hub }
+
+// Publish queues ev for every current watcher.
+func (h *Hub) Publish(ev noggin.Event) { h.h.publish(ev) }
+
+// Watch subscribes until ctx is done; the returned channel is then closed.
+func (h *Hub) Watch(ctx context.Context) <-chan noggin.Event { return h.h.watch(ctx) }
+
+// Active reports whether anyone watches.
+func (h *Hub) Active() bool { return h.h.active() }
 
 // Subscribe returns the current document of s together with a subscription
 // to every change after it: no change is both in the document and an
@@ -111,8 +126,8 @@ type snapshotWatcher interface {
 // implementations get Watch followed by Load). The channel is closed when
 // ctx is done. On error there is no subscription.
 func Subscribe(ctx context.Context, s noggin.Store) (*noggin.Document, <-chan noggin.Event, error) {
-	if sw, ok := s.(snapshotWatcher); ok {
-		return sw.snapshotWatch(ctx)
+	if sw, ok := s.(SnapshotWatcher); ok {
+		return sw.SnapshotWatch(ctx)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	ch := s.Watch(ctx)
@@ -125,7 +140,8 @@ func Subscribe(ctx context.Context, s noggin.Store) (*noggin.Document, <-chan no
 	return doc, ch, nil
 }
 
-func (s *fileStore) snapshotWatch(ctx context.Context) (*noggin.Document, <-chan noggin.Event, error) {
+// SnapshotWatch implements SnapshotWatcher.
+func (s *fileStore) SnapshotWatch(ctx context.Context) (*noggin.Document, <-chan noggin.Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	doc, err := s.refreshLocked(true)
@@ -136,7 +152,8 @@ func (s *fileStore) snapshotWatch(ctx context.Context) (*noggin.Document, <-chan
 	return doc, s.hub.watch(ctx), nil
 }
 
-func (m *memStore) snapshotWatch(ctx context.Context) (*noggin.Document, <-chan noggin.Event, error) {
+// SnapshotWatch implements SnapshotWatcher.
+func (m *memStore) SnapshotWatch(ctx context.Context) (*noggin.Document, <-chan noggin.Event, error) {
 	m.state.mu.Lock()
 	defer m.state.mu.Unlock()
 	return m.state.doc, m.state.hub.watch(ctx), nil
