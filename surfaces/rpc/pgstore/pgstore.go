@@ -1,0 +1,265 @@
+// Package pgstore keeps noggins in a PostgreSQL database, for a team server:
+// several noggin-rpc replicas serving the same noggins.
+//
+// # Layout
+//
+// A noggin is a row of noggins (its name is the location clients give,
+// cleaned: "team.yaml", "./team.yaml" and "a/../team.yaml" are one noggin),
+// its items are rows of items — in the order of the noggin's flat item
+// list by pos (see position.go), which also orders siblings — and their
+// notes rows of notes. Unknown fields of an imported file are kept as JSON
+// (noggins.head, items.extra), so an export gives the imported bytes.
+// Every write appends its history entry (the journal line of
+// docs/file-format.md, with the positions it gave) to history; the last
+// 1,000 are kept, as in a file's journal.
+//
+// # Writes
+//
+// A write is one transaction: it locks the noggin's row (SELECT … FOR
+// UPDATE), brings the replica's cached document up to the row's version
+// (applying the history entries of the other replicas' commits, or reading
+// the whole noggin when it fell too far behind), plans the verb on it,
+// and writes only the rows the ops touched, the history entry and the new
+// version; it then notifies the other replicas (NOTIFY noggin_changes,
+// "id version"). Reads check the row's version first, so a replica never
+// answers from a document older than the last commit.
+//
+// # Watch
+//
+// Each replica listens on noggin_changes; a notification brings the
+// cached document of a watched noggin up to date, and every version it
+// passes is one event, in commit order, exactly once. A replica that
+// missed notifications (its connection dropped) catches up on every
+// watched noggin when it reconnects.
+//
+// # Failures
+//
+// A database that cannot be reached is unavailable (exit 1, data {server,
+// detail}); the pool reconnects by itself. A commit whose outcome is
+// unknown (the connection dropped during COMMIT) is unavailable too, and
+// the replica re-reads the noggin before it answers again.
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/noggin-go/noggin/core/jstext"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// Server is the name an unavailable error gives the database (its
+// address is not shown: it may carry credentials).
+const Server = "the team database (PostgreSQL)"
+
+// channel is the NOTIFY channel of commits.
+const channel = "noggin_changes"
+
+// DB is one PostgreSQL database of noggins. It opens noggins by location
+// (request.Opener) and caches each opened noggin for the process.
+type DB struct {
+	pool *pgxpool.Pool
+
+	mu     sync.Mutex
+	byName map[string]*nogginStore
+	byID   map[int64]*nogginStore
+
+	stopListen context.CancelFunc
+	listenDone chan struct{}
+}
+
+// Open connects to the database at dsn (a postgres:// URL or key=value
+// string), brings its schema up to date and starts listening for the
+// commits of other replicas. Close releases it.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("the database address: %w", err)
+	}
+	if cfg.MaxConns < 8 {
+		cfg.MaxConns = 8
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	lctx, cancel := context.WithCancel(context.Background())
+	db := &DB{pool: pool, byName: map[string]*nogginStore{}, byID: map[int64]*nogginStore{},
+		stopListen: cancel, listenDone: make(chan struct{})}
+	go db.listen(lctx, cfg.ConnConfig)
+	return db, nil
+}
+
+// Close stops listening and closes the connections.
+func (db *DB) Close() {
+	db.stopListen()
+	<-db.listenDone
+	db.pool.Close()
+}
+
+// Providers lists the location kind the database serves.
+func (db *DB) Providers() []noggin.Provider { return []noggin.Provider{{Scheme: "postgres"}} }
+
+var uriPrefix = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
+// Name is the noggin name of a location: a relative path, cleaned. URIs
+// are no-provider; absolute paths, "~" and paths that climb out with ".."
+// are location-refused.
+func Name(location string) (string, error) {
+	loc := jstext.TrimSpace(location)
+	if loc == "" {
+		return "", noggin.NewError(noggin.CodeNoLocation)
+	}
+	if m := uriPrefix.FindString(loc); m != "" {
+		return "", noggin.NewError(noggin.CodeNoProvider,
+			noggin.F("scheme", strings.ToLower(m[:len(m)-3])), noggin.F("location", loc))
+	}
+	refuse := func(detail string) error {
+		return noggin.NewError(noggin.CodeLocationRefused, noggin.F("location", loc), noggin.F("detail", detail))
+	}
+	if strings.HasPrefix(loc, "/") || loc == "~" || strings.HasPrefix(loc, "~/") {
+		return "", refuse("a team server's noggins are names relative to it, not paths of its disk")
+	}
+	name := path.Clean(loc)
+	if name == ".." || strings.HasPrefix(name, "../") || name == "." {
+		return "", refuse("the name leaves the team server's noggins")
+	}
+	return name, nil
+}
+
+// Open returns the noggin at location, reading it once (so an unreachable
+// database fails here).
+func (db *DB) Open(ctx context.Context, location string) (noggin.Store, error) {
+	name, err := Name(location)
+	if err != nil {
+		return nil, err
+	}
+	s := db.store(name)
+	desc := jstext.TrimSpace(location)
+	if _, err := s.Load(ctx); err != nil {
+		return nil, err
+	}
+	if desc == name {
+		return s, nil
+	}
+	return described{s, desc}, nil
+}
+
+// described is a noggin reached by another spelling of its name: Describe
+// answers the location as the caller gave it.
+type described struct {
+	*nogginStore
+	location string
+}
+
+func (d described) Describe() string { return d.location }
+
+func (db *DB) store(name string) *nogginStore {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	s := db.byName[name]
+	if s == nil {
+		s = &nogginStore{db: db, name: name}
+		db.byName[name] = s
+	}
+	return s
+}
+
+func (db *DB) remember(s *nogginStore, id int64) {
+	db.mu.Lock()
+	db.byID[id] = s
+	db.mu.Unlock()
+}
+
+// listen follows the commits of every replica (LISTEN noggin_changes) and
+// brings watched noggins up to date, reconnecting after failures.
+func (db *DB) listen(ctx context.Context, cfg *pgx.ConnConfig) {
+	defer close(db.listenDone)
+	for delay := 50 * time.Millisecond; ctx.Err() == nil; {
+		conn, err := pgx.ConnectConfig(ctx, cfg)
+		if err == nil {
+			_, err = conn.Exec(ctx, "LISTEN "+channel)
+		}
+		if err == nil {
+			delay = 50 * time.Millisecond
+			// Notifications may have been missed while not listening.
+			db.refreshWatched(ctx, 0)
+			for err == nil {
+				var n *pgconn.Notification
+				if n, err = conn.WaitForNotification(ctx); err == nil {
+					var id, version int64
+					if _, serr := fmt.Sscanf(n.Payload, "%d %d", &id, &version); serr == nil {
+						db.refreshWatched(ctx, id)
+					}
+				}
+			}
+		}
+		if conn != nil {
+			_ = conn.Close(context.Background())
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}
+
+// refreshWatched brings the watched noggin id (0: every watched noggin) up
+// to date, publishing its events.
+func (db *DB) refreshWatched(ctx context.Context, id int64) {
+	var list []*nogginStore
+	db.mu.Lock()
+	if id != 0 {
+		if s := db.byID[id]; s != nil {
+			list = append(list, s)
+		}
+	} else {
+		for _, s := range db.byName {
+			list = append(list, s)
+		}
+	}
+	db.mu.Unlock()
+	for _, s := range list {
+		if s.hub.Active() {
+			_, _ = s.Load(ctx)
+		}
+	}
+}
+
+// unavailable turns a database failure into the noggin error a client
+// sees: cancelled when ctx is done, else unavailable.
+func unavailable(ctx context.Context, err error) error {
+	var ne *noggin.Error
+	if errors.As(err, &ne) {
+		return err
+	}
+	if c := noggin.Cancelled(ctx); c != nil {
+		return c
+	}
+	detail := err.Error()
+	var pe *pgconn.PgError
+	var oe *net.OpError
+	switch {
+	case errors.As(err, &pe):
+		detail = pe.Message + " (SQLSTATE " + pe.Code + ")"
+	case errors.As(err, &oe):
+		detail = oe.Err.Error()
+	}
+	return noggin.NewError(noggin.CodeUnavailable, noggin.F("server", Server), noggin.F("detail", detail))
+}

@@ -1,0 +1,607 @@
+package pgstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/store"
+)
+
+// nogginStore is one noggin of the database, with this replica's cached
+// copy of its document. All of its state is guarded by mu, which also
+// serialises this replica's writes to the noggin (other replicas wait on
+// the row lock).
+type nogginStore struct {
+	db   *DB
+	name string
+
+	mu     sync.Mutex
+	loaded bool
+	// id is the noggins row (0: the noggin does not exist yet, the empty
+	// document); version is the last commit the document includes.
+	id      int64
+	version int64
+	digest  string
+	doc     *noggin.Document
+	// pos is the position of every item of doc.
+	pos map[string]string
+	hub store.Hub
+}
+
+var (
+	_ noggin.Store          = (*nogginStore)(nil)
+	_ store.SnapshotWatcher = (*nogginStore)(nil)
+)
+
+// querier is what reads need: the pool, or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+func (s *nogginStore) Describe() string { return s.name }
+
+// Load returns the noggin as of the last commit of any replica.
+func (s *nogginStore) Load(ctx context.Context) (*noggin.Document, error) {
+	if err := noggin.Cancelled(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.refresh(ctx); err != nil {
+		return nil, err
+	}
+	return s.doc, nil
+}
+
+// SnapshotWatch implements store.SnapshotWatcher.
+func (s *nogginStore) SnapshotWatch(ctx context.Context) (*noggin.Document, <-chan noggin.Event, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.refresh(ctx); err != nil {
+		return nil, nil, err
+	}
+	return s.doc, s.hub.Watch(ctx), nil
+}
+
+// Watch streams the noggin's changes, made through any replica.
+func (s *nogginStore) Watch(ctx context.Context) <-chan noggin.Event { return s.hub.Watch(ctx) }
+
+// refresh brings the cached document up to the noggin's last commit.
+func (s *nogginStore) refresh(ctx context.Context) error {
+	var id, version int64
+	err := s.db.pool.QueryRow(ctx, `SELECT id, version FROM noggins WHERE name = $1`, s.name).Scan(&id, &version)
+	if errors.Is(err, pgx.ErrNoRows) {
+		s.reset()
+		return nil
+	}
+	if err != nil {
+		return unavailable(ctx, err)
+	}
+	return s.catchUp(ctx, nil, id, version)
+}
+
+// reset makes the cache the empty document of a noggin without row.
+func (s *nogginStore) reset() {
+	if s.loaded && s.id == 0 {
+		return
+	}
+	old := s.doc
+	s.loaded, s.id, s.version, s.digest = true, 0, 0, initialDigest
+	s.doc, s.pos = noggin.NewDocument(), map[string]string{}
+	_ = noggin.Validate(s.doc)
+	s.publish(old, s.doc)
+}
+
+// catchUp brings the cache to version of row id: by the history entries
+// of the commits it missed, or by reading the whole noggin. tx is the
+// write's transaction (nil: read outside one).
+func (s *nogginStore) catchUp(ctx context.Context, tx pgx.Tx, id, version int64) error {
+	if s.loaded && s.id == id && s.version == version {
+		return nil
+	}
+	var q querier = s.db.pool
+	if tx != nil {
+		q = tx
+	}
+	if s.loaded && s.id == id && version > s.version && version-s.version <= 200 {
+		if ok, err := s.replay(ctx, q, id, version); ok || err != nil {
+			return err
+		}
+	}
+	if tx != nil {
+		return s.reload(ctx, tx, id)
+	}
+	// A consistent snapshot of row, items and notes.
+	rtx, err := s.db.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return unavailable(ctx, err)
+	}
+	defer func() { _ = rtx.Rollback(context.WithoutCancel(ctx)) }()
+	return s.reload(ctx, rtx, id)
+}
+
+// replay applies the history entries after the cached version up to
+// version; false when they are not all there (trimmed).
+func (s *nogginStore) replay(ctx context.Context, q querier, id, version int64) (bool, error) {
+	rows, err := q.Query(ctx, `SELECT seq, entry, positions FROM history WHERE noggin = $1 AND seq > $2 AND seq <= $3 ORDER BY seq`,
+		id, s.version, version)
+	if err != nil {
+		return false, unavailable(ctx, err)
+	}
+	type step struct {
+		seq      int64
+		entry    noggin.Entry
+		position map[string]string
+	}
+	var steps []step
+	for rows.Next() {
+		var st step
+		var entry, positions string
+		if err := rows.Scan(&st.seq, &entry, &positions); err != nil {
+			rows.Close()
+			return false, unavailable(ctx, err)
+		}
+		var derr error
+		if st.entry, derr = codec.DecodeEntry([]byte(entry)); derr != nil || json.Unmarshal([]byte(positions), &st.position) != nil {
+			rows.Close()
+			return false, nil
+		}
+		steps = append(steps, st)
+	}
+	if err := rows.Err(); err != nil {
+		return false, unavailable(ctx, err)
+	}
+	if int64(len(steps)) != version-s.version || (len(steps) > 0 && steps[0].seq != s.version+1) {
+		return false, nil
+	}
+	for _, st := range steps {
+		next, err := noggin.Apply(s.doc, st.entry.Ops)
+		if err != nil {
+			return false, nil
+		}
+		s.advance(next, st.entry.Ops, st.position, st.seq, st.entry.After)
+	}
+	return true, nil
+}
+
+// advance moves the cache to next, the document after a commit.
+func (s *nogginStore) advance(next *noggin.Document, ops []noggin.Op, positions map[string]string, seq int64, digest string) {
+	for _, op := range ops {
+		if op.Type == noggin.OpRemove {
+			for _, k := range op.Keys {
+				delete(s.pos, k)
+			}
+		}
+	}
+	for k, p := range positions {
+		s.pos[k] = p
+	}
+	old := s.doc
+	s.doc, s.version, s.digest = next, seq, digest
+	s.publish(old, next)
+}
+
+// publish tells the watchers what changed from old to next.
+func (s *nogginStore) publish(old, next *noggin.Document) {
+	if old == nil || !s.hub.Active() {
+		return
+	}
+	if ch := noggin.Diff(old, next); len(ch) > 0 {
+		s.hub.Publish(noggin.Event{Changes: ch, Doc: next})
+	}
+}
+
+// reload reads the whole noggin id.
+func (s *nogginStore) reload(ctx context.Context, q querier, id int64) error {
+	var version int64
+	var active, head *string
+	var digest string
+	err := q.QueryRow(ctx, `SELECT version, active, digest, head FROM noggins WHERE id = $1`, id).Scan(&version, &active, &digest, &head)
+	if errors.Is(err, pgx.ErrNoRows) {
+		s.reset()
+		return nil
+	}
+	if err != nil {
+		return unavailable(ctx, err)
+	}
+	doc, pos, err := readItems(ctx, q, id)
+	if err != nil {
+		return err
+	}
+	if head != nil {
+		h, err := codec.DecodeJSON([]byte(*head))
+		if err != nil {
+			return noggin.Errorf(noggin.CodeInvalidDocument, "the noggin's stored head does not parse: %v", err)
+		}
+		doc.Order, doc.Extra = h.Order, h.Extra
+	}
+	if active != nil {
+		doc.Active = *active
+	}
+	_ = noggin.Validate(doc) // remembered when valid: later writes check only what they touch
+	old := s.doc
+	if !s.loaded {
+		old = nil
+	}
+	s.loaded, s.id, s.version, s.digest, s.doc, s.pos = true, id, version, digest, doc, pos
+	s.db.remember(s, id)
+	s.publish(old, doc)
+	return nil
+}
+
+// readItems reads the items and notes of noggin id, in list order.
+func readItems(ctx context.Context, q querier, id int64) (*noggin.Document, map[string]string, error) {
+	rows, err := q.Query(ctx, `SELECT key, pos, parent_key, title, done, created_at, extra FROM items WHERE noggin = $1 ORDER BY pos`, id)
+	if err != nil {
+		return nil, nil, unavailable(ctx, err)
+	}
+	doc := noggin.NewDocument()
+	pos := map[string]string{}
+	byKey := map[string]*noggin.Item{}
+	for rows.Next() {
+		var key, p, title string
+		var parent, created, extra *string
+		var done bool
+		if err := rows.Scan(&key, &p, &parent, &title, &done, &created, &extra); err != nil {
+			rows.Close()
+			return nil, nil, unavailable(ctx, err)
+		}
+		it := &noggin.Item{Notes: []noggin.Note{}}
+		if extra != nil {
+			if it, err = codec.DecodeItem([]byte(*extra)); err != nil {
+				rows.Close()
+				return nil, nil, noggin.Errorf(noggin.CodeInvalidDocument, "item %s: stored fields do not parse: %v", key, err)
+			}
+			if it.Notes != nil {
+				it.Notes = []noggin.Note{}
+			}
+		}
+		it.Key, it.Title, it.Done, it.CreatedAt, it.ParentKey = key, title, done, created, ""
+		if parent != nil {
+			it.ParentKey = *parent
+		}
+		doc.Items = append(doc.Items, it)
+		pos[key] = p
+		byKey[key] = it
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, unavailable(ctx, err)
+	}
+	rows, err = q.Query(ctx, `SELECT key, ts, body FROM notes WHERE noggin = $1 ORDER BY key, seq`, id)
+	if err != nil {
+		return nil, nil, unavailable(ctx, err)
+	}
+	for rows.Next() {
+		var key, body string
+		var ts *string
+		if err := rows.Scan(&key, &ts, &body); err != nil {
+			rows.Close()
+			return nil, nil, unavailable(ctx, err)
+		}
+		if it := byKey[key]; it != nil {
+			n := noggin.Note{Text: body}
+			if ts != nil {
+				n.Timestamp = *ts
+			}
+			it.Notes = append(it.Notes, n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, unavailable(ctx, err)
+	}
+	return doc, pos, nil
+}
+
+// History reads the noggin's journal.
+func (s *nogginStore) History(ctx context.Context) (noggin.Journal, error) {
+	var id, version int64
+	err := s.db.pool.QueryRow(ctx, `SELECT id, version FROM noggins WHERE name = $1`, s.name).Scan(&id, &version)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return noggin.Journal{Missing: true}, nil
+	}
+	if err != nil {
+		return noggin.Journal{}, unavailable(ctx, err)
+	}
+	return journal(ctx, s.db.pool, id, version)
+}
+
+func journal(ctx context.Context, q querier, id, version int64) (noggin.Journal, error) {
+	rows, err := q.Query(ctx, `SELECT entry FROM history WHERE noggin = $1 ORDER BY seq`, id)
+	if err != nil {
+		return noggin.Journal{}, unavailable(ctx, err)
+	}
+	defer rows.Close()
+	var j noggin.Journal
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return noggin.Journal{}, unavailable(ctx, err)
+		}
+		e, err := codec.DecodeEntry([]byte(line))
+		if err != nil {
+			j.Unreadable++
+			continue
+		}
+		j.Entries = append(j.Entries, e)
+	}
+	if err := rows.Err(); err != nil {
+		return noggin.Journal{}, unavailable(ctx, err)
+	}
+	j.Missing = len(j.Entries) == 0 && j.Unreadable == 0 && version == 0
+	return j, nil
+}
+
+// Update runs one write as one transaction (see the package comment).
+func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document, error) {
+	if err := noggin.Cancelled(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tx, err := s.db.pool.BeginTx(ctx, pgx.TxOptions{})
+	if err != nil {
+		return nil, unavailable(ctx, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = tx.Rollback(context.WithoutCancel(ctx))
+		}
+	}()
+	id, version, err := s.lockRow(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.catchUp(ctx, tx, id, version); err != nil {
+		return nil, err
+	}
+	before := s.doc
+	h := noggin.NewHistory(func() (noggin.Journal, error) { return journal(ctx, tx, id, version) },
+		func() string { return s.digest })
+	ops, err := w.Plan(before, h)
+	if err != nil || len(ops) == 0 {
+		return before, err
+	}
+	out, err := noggin.Apply(before, ops)
+	if err != nil {
+		return nil, err
+	}
+	entry, err := noggin.NewEntry(w, h, before, ops)
+	if err != nil {
+		return nil, err
+	}
+	entry.Seq, entry.Before, entry.After = int(version+1), s.digest, afterDigest(h, id, version+1)
+
+	// From here on the write completes even if the caller goes away.
+	wctx := context.WithoutCancel(ctx)
+	batch := &pgx.Batch{}
+	positions := s.rowWrites(batch, id, before, out, ops)
+	posJSON, _ := json.Marshal(positions)
+	var active *string
+	if out.Active != "" {
+		active = &out.Active
+	}
+	batch.Queue(`UPDATE noggins SET version = $2, digest = $3, active = $4 WHERE id = $1`, id, version+1, entry.After, active)
+	batch.Queue(`INSERT INTO history (noggin, seq, entry, positions) VALUES ($1, $2, $3, $4)`,
+		id, version+1, string(codec.EncodeEntry(entry)), string(posJSON))
+	if (version+1)%100 == 0 {
+		batch.Queue(`DELETE FROM history WHERE noggin = $1 AND seq <= $2`, id, version+1-noggin.MaxHistory)
+	}
+	batch.Queue(`SELECT pg_notify($1, $2)`, channel, fmt.Sprintf("%d %d", id, version+1))
+	if err := tx.SendBatch(wctx, batch).Close(); err != nil {
+		return nil, unavailable(wctx, err)
+	}
+	if err := tx.Commit(wctx); err != nil {
+		committed = true  // nothing to roll back; the outcome is unknown
+		s.loaded = false // read the noggin again before answering from it
+		return nil, unavailable(wctx, err)
+	}
+	committed = true
+	s.advance(out, ops, positions, version+1, entry.After)
+	return out, nil
+}
+
+// lockRow locks the noggin's row for the transaction, creating it for
+// the first write.
+func (s *nogginStore) lockRow(ctx context.Context, tx pgx.Tx) (id, version int64, err error) {
+	for range 2 {
+		err = tx.QueryRow(ctx, `SELECT id, version FROM noggins WHERE name = $1 FOR UPDATE`, s.name).Scan(&id, &version)
+		if !errors.Is(err, pgx.ErrNoRows) {
+			break
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO noggins (name, digest) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, s.name, initialDigest)
+		if err != nil {
+			break
+		}
+	}
+	if err != nil {
+		return 0, 0, unavailable(ctx, err)
+	}
+	if s.loaded && s.id == 0 && version == 0 {
+		// The empty document the cache holds is the new row's.
+		s.id, s.digest = id, initialDigest
+		s.db.remember(s, id)
+	}
+	return id, version, nil
+}
+
+// initialDigest names the state of a noggin before its first write.
+const initialDigest = "pg:0"
+
+// afterDigest names the state a write leaves: undo and redo restore the
+// state before the write they take back (its Before), every other write
+// makes a new one.
+func afterDigest(h *noggin.History, id, seq int64) string {
+	target := h.Undoes
+	if h.Redoes != 0 {
+		target = h.Redoes
+	}
+	if target != 0 {
+		if j, err := h.Journal(); err == nil {
+			for _, e := range j.Entries {
+				if e.Seq == target {
+					return e.Before
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("pg:%d:%d", id, seq)
+}
+
+// rowWrites queues the row changes that turn before into out: only the
+// items the ops name. It returns the positions it gave to added and moved
+// items.
+func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Document, ops []noggin.Op) map[string]string {
+	var keys []string
+	moved := map[string]bool{}
+	for _, op := range ops {
+		switch op.Type {
+		case noggin.OpAdd:
+			keys = append(keys, op.Item.Key)
+		case noggin.OpRemove:
+			keys = append(keys, op.Keys...)
+		case noggin.OpMove:
+			moved[op.Key] = true
+			keys = append(keys, op.Key)
+		case noggin.OpSet, noggin.OpNote, noggin.OpUnnote:
+			keys = append(keys, op.Key)
+		}
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	bi, ai := locate(before.Items, keys), locate(out.Items, keys)
+
+	// Positions: added and moved items, run by run of neighbours in out.
+	var need []int
+	for _, k := range keys {
+		if a, ok := ai[k]; ok {
+			if _, had := bi[k]; !had || moved[k] {
+				need = append(need, a)
+			}
+		}
+	}
+	sort.Ints(need)
+	positions := make(map[string]string, len(need))
+	for i := 0; i < len(need); {
+		j := i
+		for j+1 < len(need) && need[j+1] == need[j]+1 {
+			j++
+		}
+		lo, hi := "", ""
+		if need[i] > 0 {
+			lo = s.pos[out.Items[need[i]-1].Key]
+		}
+		if need[j]+1 < len(out.Items) {
+			hi = s.pos[out.Items[need[j]+1].Key]
+		}
+		for n, p := range spread(lo, hi, j-i+1) {
+			positions[out.Items[need[i]+n].Key] = p
+		}
+		i = j + 1
+	}
+
+	var removed []string
+	for _, k := range keys {
+		a, inOut := ai[k]
+		bIdx, inBefore := bi[k]
+		switch {
+		case !inOut && inBefore:
+			removed = append(removed, k)
+		case inOut && !inBefore:
+			queueInsert(b, id, out.Items[a], positions[k])
+		case inOut:
+			na, nb := out.Items[a], before.Items[bIdx]
+			p, newPos := positions[k]
+			if !newPos {
+				p = s.pos[k]
+			}
+			if newPos || na.Title != nb.Title || na.Done != nb.Done || na.ParentKey != nb.ParentKey {
+				b.Queue(`UPDATE items SET pos = $3, parent_key = $4, title = $5, done = $6 WHERE noggin = $1 AND key = $2`,
+					id, k, p, nullable(na.ParentKey), na.Title, na.Done)
+			}
+			switch {
+			case len(na.Notes) > len(nb.Notes):
+				for i := len(nb.Notes); i < len(na.Notes); i++ {
+					queueNote(b, id, k, i, na.Notes[i])
+				}
+			case len(na.Notes) < len(nb.Notes):
+				b.Queue(`DELETE FROM notes WHERE noggin = $1 AND key = $2 AND seq >= $3`, id, k, len(na.Notes))
+			}
+		}
+	}
+	if len(removed) > 0 {
+		// First: a position given now may be one a removed item held.
+		rm := &pgx.Batch{}
+		rm.Queue(`DELETE FROM items WHERE noggin = $1 AND key = ANY($2)`, id, removed)
+		b.QueuedQueries = append(rm.QueuedQueries, b.QueuedQueries...)
+	}
+	return positions
+}
+
+func queueInsert(b *pgx.Batch, id int64, it *noggin.Item, pos string) {
+	var extra *string
+	if it.Order != nil || len(it.Extra) > 0 {
+		e := string(codec.EncodeItem(it))
+		extra = &e
+	}
+	b.Queue(`INSERT INTO items (noggin, key, pos, parent_key, title, done, created_at, extra) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		id, it.Key, pos, nullable(it.ParentKey), it.Title, it.Done, it.CreatedAt, extra)
+	for i, n := range it.Notes {
+		queueNote(b, id, it.Key, i, n)
+	}
+}
+
+func queueNote(b *pgx.Batch, id int64, key string, seq int, n noggin.Note) {
+	b.Queue(`INSERT INTO notes (noggin, key, seq, ts, body) VALUES ($1, $2, $3, $4, $5)`, id, key, seq, nullable(n.Timestamp), n.Text)
+}
+
+// nullable maps "" (the model's null) to SQL NULL.
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// locate finds the index in items of each key's item.
+func locate(items []*noggin.Item, keys []string) map[string]int {
+	at := make(map[string]int, len(keys))
+	if len(keys) == 0 {
+		return at
+	}
+	if len(keys) <= 4 {
+		// A few keys: compare lengths first, no hashing of every key.
+		for i, it := range items {
+			for _, k := range keys {
+				if len(it.Key) == len(k) && it.Key == k {
+					if _, dup := at[k]; !dup {
+						at[k] = i
+					}
+				}
+			}
+		}
+		return at
+	}
+	want := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		want[k] = true
+	}
+	for i, it := range items {
+		if want[it.Key] {
+			if _, dup := at[it.Key]; !dup {
+				at[it.Key] = i
+			}
+		}
+	}
+	return at
+}
