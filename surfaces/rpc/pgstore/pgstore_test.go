@@ -97,8 +97,8 @@ var script = []step{
 	s("redo"),
 	s("find", "query", "todo"),
 	s("log", "limit", float64(30)),
-	s("edit", "path", "/9", "title", "x"),  // path-not-found: no write
-	s("delete", "path", "/1"),               // has-descendants: no write
+	s("edit", "path", "/9", "title", "x"), // path-not-found: no write
+	s("delete", "path", "/1"),             // has-descendants: no write
 	s("push", "title", "\x1b[31mred\u0085\ufeff"),
 	s("note", "text", "yes"),
 	s("done", "closeAll", true),

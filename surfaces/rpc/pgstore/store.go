@@ -402,7 +402,7 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 		return nil, unavailable(wctx, err)
 	}
 	if err := tx.Commit(wctx); err != nil {
-		committed = true  // nothing to roll back; the outcome is unknown
+		committed = true // nothing to roll back; the outcome is unknown
 		s.loaded = false // read the noggin again before answering from it
 		return nil, unavailable(wctx, err)
 	}
