@@ -220,16 +220,14 @@ func (db *DB) listen(ctx context.Context, cfg *pgx.ConnConfig) {
 	}
 }
 
-// refreshWatched brings the watched noggin id (0: every watched noggin) up
-// to date, publishing its events.
+// refreshWatched brings the watched noggin id up to date (0, or an id this
+// replica has not seen: every watched noggin), publishing its events.
 func (db *DB) refreshWatched(ctx context.Context, id int64) {
 	var list []*nogginStore
 	db.mu.Lock()
-	if id != 0 {
-		if s := db.byID[id]; s != nil {
-			list = append(list, s)
-		}
-	} else {
+	if s := db.byID[id]; s != nil {
+		list = append(list, s)
+	} else { // every noggin, or one this replica knows only by name (created elsewhere)
 		for _, s := range db.byName {
 			list = append(list, s)
 		}

@@ -18,6 +18,7 @@ import (
 	"connectrpc.com/grpcreflect"
 
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1/nogginv1connect"
 )
@@ -35,6 +36,9 @@ type Config struct {
 	// Store are the options every location is opened with. Store.Root is
 	// the only directory whose noggins are served.
 	Store store.Options
+	// Opener, when set, opens the noggins instead of files under
+	// Store.Root (a team database, package pgstore).
+	Opener request.Opener
 	// Token, when non-empty, is the bearer token every call of the noggin
 	// service and of reflection must carry (health stays open). Without a
 	// token, only requests whose Host names the loopback interface are
@@ -58,7 +62,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBytes <= 0 {
 		cfg.MaxBytes = DefaultMaxBytes
 	}
-	svc := newService(cfg.Engine, cfg.Store)
+	opener := cfg.Opener
+	if opener == nil {
+		opener = store.NewCache(cfg.Store)
+	}
+	svc := newService(cfg.Engine, opener)
 	opts := []connect.HandlerOption{
 		connect.WithReadMaxBytes(int(cfg.MaxBytes)),
 		// Compressing small responses costs more than it saves, above all

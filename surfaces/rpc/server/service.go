@@ -16,11 +16,12 @@ import (
 )
 
 // service implements nogginv1connect.NogginServiceHandler. It is stateless
-// per request: every call opens its noggin through the per-location cache,
-// whose stores notice external changes and serialise writes.
+// per request: every call opens its noggin through the opener (the
+// per-location file cache, or a team database), whose stores notice
+// changes made elsewhere and serialise writes.
 type service struct {
 	runner  *request.Runner
-	cache   *store.Cache
+	opener  request.Opener
 	watches watchRegistry
 	shows   showCache
 	replays replays
@@ -28,11 +29,10 @@ type service struct {
 
 var _ nogginv1connect.NogginServiceHandler = (*service)(nil)
 
-func newService(eng *noggin.Engine, opts store.Options) *service {
-	cache := store.NewCache(opts)
+func newService(eng *noggin.Engine, opener request.Opener) *service {
 	return &service{
-		runner:  &request.Runner{Engine: eng, Opener: cache},
-		cache:   cache,
+		runner:  &request.Runner{Engine: eng, Opener: opener},
+		opener:  opener,
 		watches: watchRegistry{done: make(chan struct{})},
 	}
 }
@@ -47,7 +47,7 @@ func ConnectCode(e *noggin.Error) connect.Code {
 		return connect.CodePermissionDenied
 	case e.Code == noggin.CodePathNotFound:
 		return connect.CodeNotFound
-	case e.Code == noggin.CodeLockTimeout:
+	case e.Code == noggin.CodeLockTimeout, e.Code == noggin.CodeUnavailable:
 		return connect.CodeUnavailable
 	case e.Code == noggin.CodeCancelled && e.Get("reason") == "deadline exceeded":
 		return connect.CodeDeadlineExceeded
@@ -79,7 +79,7 @@ func toConnectError(verb string, err error) error {
 }
 
 func (s *service) open(ctx context.Context, verb, location string) (noggin.Store, error) {
-	st, err := s.cache.Open(ctx, location)
+	st, err := s.opener.Open(ctx, location)
 	if err != nil {
 		return nil, toConnectError(verb, err)
 	}

@@ -2,11 +2,15 @@
 // server (HTTP/1.1 and h2c) it runs package server's handler on.
 // cmd/noggin-rpc only calls Main.
 //
-//	noggin-rpc serve [--addr 127.0.0.1:7777] [--root DIR] [--token T] [--max-bytes N]
+//	noggin-rpc serve [--addr 127.0.0.1:7777] [--root DIR | --store postgres://…] [--token T] [--max-bytes N]
+//	noggin-rpc import [--store …] [--replace] FILE NAME
+//	noggin-rpc export [--store …] NAME FILE
 //
 // It serves only the noggins under --root (default: the current directory),
-// listens on loopback by default, and refuses to bind a non-loopback address
-// without a bearer token (--token or $NOGGIN_RPC_TOKEN).
+// or those of a team database (--store or $NOGGIN_RPC_STORE, package
+// pgstore), listens on loopback by default, and refuses to bind a
+// non-loopback address without a bearer token (--token or
+// $NOGGIN_RPC_TOKEN).
 package app
 
 import (
@@ -35,17 +39,22 @@ const usage = `noggin-rpc — the noggin RPC server (Connect, gRPC, gRPC-Web ove
 
 Usage:
   noggin-rpc serve [flags]
+  noggin-rpc import [--store URL] [--replace] FILE NAME   a YAML or JSON noggin file into the team database
+  noggin-rpc export [--store URL] NAME FILE               a noggin of the team database into a file
   noggin-rpc help
   noggin-rpc version      (or --version)
 
 Flags of serve:
   --addr HOST:PORT   listen address (default 127.0.0.1:7777)
   --root DIR         the only directory whose noggins are served (default: current directory)
+  --store URL        serve the noggins of a PostgreSQL team database instead of files
+                     (postgres://user:pass@host/db; default: $NOGGIN_RPC_STORE); a noggin's
+                     location (team.yaml) is its name in the database
   --token TOKEN      bearer token required on every call (default: $NOGGIN_RPC_TOKEN);
                      required when --addr is not a loopback address
   --max-bytes N      request size limit in bytes (default 1048576)
 
-Environment: NOGGIN_RPC_TOKEN, NOGGIN_CLOCK, NOGGIN_KEYS (testing aids, see the README).
+Environment: NOGGIN_RPC_TOKEN, NOGGIN_RPC_STORE, NOGGIN_CLOCK, NOGGIN_KEYS (testing aids, see the README).
 `
 
 // Main runs noggin-rpc with args (without the program name) and returns
@@ -60,6 +69,10 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stdout, "noggin-rpc version %s\n", buildinfo.Get())
 		return 0
 	}
+	switch args[0] {
+	case "import", "export":
+		return move(ctx, args, getenv, stdout, stderr)
+	}
 	if args[0] != "serve" {
 		fmt.Fprintf(stderr, "noggin-rpc: unknown command: %s (try 'help')\n", args[0])
 		return 2
@@ -70,6 +83,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	root := fs.String("root", "", "served directory (default: current directory)")
 	token := fs.String("token", "", "bearer token (default $NOGGIN_RPC_TOKEN)")
 	maxBytes := fs.Int64("max-bytes", server.DefaultMaxBytes, "request size limit")
+	dsn := fs.String("store", "", "PostgreSQL team database (default $NOGGIN_RPC_STORE)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -98,12 +112,30 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 2
 	}
-	srv, err := server.New(server.Config{
+	cfg := server.Config{
 		Engine:   eng,
 		Store:    store.Options{Root: dir},
 		Token:    *token,
 		MaxBytes: *maxBytes,
-	})
+	}
+	served := dir
+	if *dsn == "" {
+		*dsn = getenv("NOGGIN_RPC_STORE")
+	}
+	if *dsn != "" {
+		if *root != "" {
+			fmt.Fprintf(stderr, "noggin-rpc: --root and --store exclude each other\n")
+			return 2
+		}
+		db, err := openDB(ctx, *dsn)
+		if err != nil {
+			fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+			return 1
+		}
+		defer db.Close()
+		cfg.Opener, served = db, "the team database"
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 1
@@ -113,7 +145,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "noggin-rpc: serving %s on http://%s\n", dir, ln.Addr())
+	fmt.Fprintf(stderr, "noggin-rpc: serving %s on http://%s\n", served, ln.Addr())
 	if err := serve(ctx, ln, srv); err != nil {
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 1
