@@ -155,8 +155,9 @@ type RPCServer struct {
 	log  *strings.Builder
 }
 
-// StartRPCServer starts noggin-rpc serve on a free loopback port with root.
-func StartRPCServer(bin, root string, env []string) (*RPCServer, error) {
+// StartRPCServer starts noggin-rpc serve on a free loopback port with root
+// (none when ""), and the extra flags of serve.
+func StartRPCServer(bin, root string, env []string, extra ...string) (*RPCServer, error) {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		port, err := freePort()
@@ -164,9 +165,16 @@ func StartRPCServer(bin, root string, env []string) (*RPCServer, error) {
 			return nil, err
 		}
 		addr := fmt.Sprintf("127.0.0.1:%d", port)
-		cmd := exec.Command(bin, "serve", "--addr", addr, "--root", root)
+		args := []string{"serve", "--addr", addr}
+		if root != "" {
+			args = append(args, "--root", root)
+		}
+		cmd := exec.Command(bin, append(args, extra...)...)
 		cmd.Env = env
 		cmd.Dir = root
+		if root == "" {
+			cmd.Dir = suite.work
+		}
 		log := &strings.Builder{}
 		cmd.Stdout, cmd.Stderr = &syncWriter{b: log}, &syncWriter{b: log}
 		if err := cmd.Start(); err != nil {
