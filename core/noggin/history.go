@@ -129,8 +129,7 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 	if doc == nil {
 		doc = NewDocument()
 	}
-	a := &applier{doc: Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}, owned: map[*Item]bool{}}
-	a.doc.Items = append(make([]*Item, 0, len(doc.Items)+len(ops)), doc.Items...)
+	a := newApplier(doc, len(ops))
 	var groups [][]Op
 	var changes []EntryChange
 	title := func(key string) string {

@@ -1,6 +1,7 @@
 package noggin
 
 import (
+	"slices"
 	"sync/atomic"
 )
 
@@ -32,6 +33,143 @@ type index struct {
 	// full is set once every item is indexed; a full index is never
 	// modified again.
 	full *fullIndex
+	// d is set instead of full on the index of a document Apply derived
+	// from an indexed one (see derived); it is never modified either.
+	d *derived
+}
+
+// derived indexes a document that Apply made from an indexed one with ops
+// that left every item where it was — they only appended items at the end
+// of the list and replaced items in place (set, note, unnote; push, add,
+// note, edit, done, goto) — as the base's full index plus the difference,
+// so that a write on a large noggin does not index it all again. Lookups
+// go through flat indexes into the document's own items, so an item
+// replaced in place is found as the new item. After maxDerived
+// differences the next document gets a full index again.
+type derived struct {
+	// base is a full index of an ancestor document.
+	base *index
+	// added maps the key of each item appended since base to its index
+	// in the list; kids lists them per parent key ("" = roots) in order.
+	added map[string]int32
+	kids  map[string][]int32
+	// dirty marks the parent keys whose base row holds an item replaced
+	// since base.
+	dirty map[string]bool
+}
+
+// maxDerived bounds the differences a derived index carries (appended
+// items plus rows with replaced items); a full build costs about as much
+// as 20k map copies, so at 100k items this keeps the amortised cost of
+// re-indexing near a tenth of a millisecond per write.
+const maxDerived = 256
+
+// derive returns the index of out, which Apply made from the document of
+// bx (a published index) by appending the items at appended and replacing
+// those at replaced in place.
+func derive(bx *index, out *Document, appended, replaced []int) *index {
+	base, prev := bx, (*derived)(nil)
+	if bx.d != nil {
+		base, prev = bx.d.base, bx.d
+	}
+	d := &derived{base: base, added: map[string]int32{}, kids: map[string][]int32{}, dirty: map[string]bool{}}
+	if prev != nil {
+		for k, v := range prev.added {
+			d.added[k] = v
+		}
+		for k, v := range prev.kids {
+			d.kids[k] = v
+		}
+		for k := range prev.dirty {
+			d.dirty[k] = true
+		}
+	}
+	for _, i := range appended {
+		it := out.Items[i]
+		d.added[it.Key] = int32(i)
+		d.kids[it.ParentKey] = append(slices.Clip(d.kids[it.ParentKey]), int32(i))
+	}
+	for _, i := range replaced {
+		it := out.Items[i]
+		if _, appended := d.added[it.Key]; !appended {
+			d.dirty[it.ParentKey] = true
+		}
+	}
+	x := &index{doc: out, items: out.Items}
+	if len(d.added)+len(d.dirty) > maxDerived {
+		x.buildFull()
+		return x
+	}
+	x.d = d
+	out.memo.idx.Store(x)
+	return x
+}
+
+// Index builds and publishes doc's lookup index now, for a long-lived
+// store that will read and write doc often: verbs then find items and
+// paths in O(1), and the documents Apply makes from doc by appending and
+// in-place ops are indexed by difference instead of anew. doc must not
+// change afterwards (see Document).
+func Index(doc *Document) {
+	if doc != nil && doc.cached() == nil {
+		x := &index{doc: doc, items: doc.Items}
+		x.buildFull()
+	}
+}
+
+// IndexOf returns the index in doc.Items of the first item with key, or
+// -1: O(1) on an indexed document (see Index), a scan otherwise.
+func IndexOf(doc *Document, key string) int {
+	if x := doc.cached(); x != nil {
+		i := x.flat(key)
+		if i < 0 || i < len(doc.Items) && doc.Items[i].Key == key {
+			return i
+		}
+	}
+	return slices.IndexFunc(doc.Items, func(it *Item) bool { return it.Key == key })
+}
+
+// flat returns the list index of the first item with key, or -1; only
+// for full and derived indexes.
+func (x *index) flat(key string) int {
+	if x.d != nil {
+		if i, ok := x.d.added[key]; ok {
+			return int(i)
+		}
+		x = x.d.base
+	}
+	if x.full != nil {
+		if i, ok := x.full.at[key]; ok {
+			return int(i)
+		}
+	}
+	return -1
+}
+
+// derivedChildren is children for a derived index.
+func (x *index) derivedChildren(parent string) []*Item {
+	d := x.d
+	row := d.base.children(parent)
+	kids := d.kids[parent]
+	if !d.dirty[parent] && len(kids) == 0 {
+		return row
+	}
+	out := make([]*Item, 0, len(row)+len(kids))
+	if d.dirty[parent] {
+		at := d.base.full.at
+		for _, e := range row {
+			out = append(out, x.items[at[e.Key]])
+		}
+	} else {
+		out = append(out, row...)
+	}
+	for _, i := range kids {
+		out = append(out, x.items[i])
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // fullIndex is the complete lookup structure of a list of items, built in
@@ -113,7 +251,7 @@ func newIndex(doc *Document) *index {
 // over the items (or adopts the document's published index, or builds
 // the full index once scans are exhausted).
 func (x *index) scan(key string) {
-	if x.full != nil {
+	if x.full != nil || x.d != nil {
 		return
 	}
 	if x.doc != nil {
@@ -161,7 +299,7 @@ func (x *index) scan(key string) {
 
 // buildFull indexes every item and publishes the index in its document.
 func (x *index) buildFull() {
-	if x.full != nil {
+	if x.full != nil || x.d != nil { // published, read-only: lookups are fast already
 		return
 	}
 	items := x.items
@@ -228,6 +366,12 @@ func (x *index) item(key string) *Item {
 	if key == "" {
 		return nil
 	}
+	if x.d != nil {
+		if i := x.flat(key); i >= 0 && i < len(x.items) {
+			return x.items[i]
+		}
+		return nil
+	}
 	if x.full == nil {
 		if it, ok := x.byKey[key]; ok {
 			return it
@@ -244,6 +388,9 @@ func (x *index) item(key string) *Item {
 
 // children returns the children of parent ("" = the roots) in sibling order.
 func (x *index) children(parent string) []*Item {
+	if x.d != nil {
+		return x.derivedChildren(parent)
+	}
 	if x.full == nil {
 		if c, ok := x.kids[parent]; ok {
 			return c
@@ -267,6 +414,19 @@ func (x *index) children(parent string) []*Item {
 
 // position is the 1-based position of it among its siblings (0 if absent).
 func (x *index) position(it *Item) int {
+	if d := x.d; d != nil {
+		if i, ok := d.added[it.Key]; ok && x.items[i] == it {
+			n := len(d.base.children(it.ParentKey))
+			for j, k := range d.kids[it.ParentKey] {
+				if k == i {
+					return n + j + 1
+				}
+			}
+		}
+		if i, ok := d.base.full.at[it.Key]; ok && x.items[i] == it {
+			return int(d.base.full.rank[i])
+		}
+	}
 	if f := x.full; f != nil {
 		if i, ok := f.at[it.Key]; ok && x.items[i] == it {
 			return int(f.rank[i])

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -133,13 +134,13 @@ func TestIndexNotInherited(t *testing.T) {
 	doc := tree(F2) // root1 [alpha [alpha-kid], beta [beta-kid], gamma], root2
 	warm(t, doc)
 
-	// Apply: move root2 to the front; the result has no index of its own
-	// yet and resolves against its own items.
+	// Apply: move root2 to the front; the result (indexed anew, since its
+	// input was) resolves against its own items.
 	next, err := Apply(doc, []Op{{Type: OpMove, Key: "k7", Position: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if next.cached() != nil {
+	if c := next.cached(); c != nil && (c.doc != next || c.full == nil) {
 		t.Fatal("Apply result inherited the index of its input")
 	}
 	if got := PathOf(next, "k7"); got != "/1" {
@@ -243,5 +244,87 @@ func TestIndexConcurrentShow(t *testing.T) {
 	}
 	if doc.cached() == nil {
 		t.Error("index not published after repeated shows")
+	}
+}
+
+// TestDerivedIndex applies random writes to an indexed document and checks,
+// after each, that the derived index (or the full one it falls back to)
+// answers every lookup exactly as a fresh index of the same items does.
+func TestDerivedIndex(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	doc := &Document{Items: []*Item{}}
+	for i := range 60 {
+		it := newItem(fmt.Sprintf("k%03d", i))
+		if i > 0 && rng.Intn(3) > 0 {
+			it.ParentKey = doc.Items[rng.Intn(len(doc.Items))].Key
+		}
+		doc.Items = append(doc.Items, it)
+	}
+	if err := Validate(doc); err != nil {
+		t.Fatal(err)
+	}
+	Index(doc)
+	derivedSeen := 0
+	for step := range 1500 {
+		pick := func() string { return doc.Items[rng.Intn(len(doc.Items))].Key }
+		var ops []Op
+		switch r := rng.Intn(20); {
+		case r < 6:
+			k := fmt.Sprintf("n%04d", step)
+			ops = []Op{{Type: OpAdd, Item: newItem(k), ParentKey: pick(), AtEnd: true}, {Type: OpSetActive, Key: k}}
+		case r < 8:
+			ops = []Op{{Type: OpAdd, Item: newItem(fmt.Sprintf("r%04d", step)), AtEnd: true}}
+		case r < 11:
+			ops = []Op{{Type: OpNote, Key: pick(), Note: &Note{Text: "x"}}}
+		case r < 14:
+			title := fmt.Sprintf("t%d", step)
+			ops = []Op{{Type: OpSet, Key: pick(), Title: &title}}
+		case r < 16:
+			ops = []Op{{Type: OpSetActive, Key: pick()}}
+		case r < 17:
+			ops = []Op{{Type: OpAdd, Item: newItem(fmt.Sprintf("p%04d", step)), ParentKey: pick(), Position: 0}}
+		case r < 18:
+			k := pick()
+			ops = []Op{{Type: OpMove, Key: k, ParentKey: "", Position: 0}}
+		default:
+			ops = []Op{{Type: OpUnnote, Key: pick()}}
+		}
+		next, err := Apply(doc, ops)
+		if err != nil {
+			continue // an unnote without notes
+		}
+		doc = next
+		got := doc.cached()
+		if got == nil {
+			t.Fatalf("step %d: the successor of an indexed document is not indexed", step)
+		}
+		if got.d != nil {
+			derivedSeen++
+		}
+		fresh := newIndex(&Document{Items: doc.Items})
+		fresh.buildFull()
+		for _, it := range doc.Items {
+			if got.item(it.Key) != it {
+				t.Fatalf("step %d: item(%s) wrong", step, it.Key)
+			}
+			if g, w := got.position(it), fresh.position(it); g != w {
+				t.Fatalf("step %d: position(%s) = %d, want %d", step, it.Key, g, w)
+			}
+			if g, w := got.path(it), fresh.path(it); g != w {
+				t.Fatalf("step %d: path(%s) = %s, want %s", step, it.Key, g, w)
+			}
+			if g, w := got.children(it.Key), fresh.children(it.Key); !slices.Equal(g, w) {
+				t.Fatalf("step %d: children(%s) differ", step, it.Key)
+			}
+		}
+		if g, w := got.children(""), fresh.children(""); !slices.Equal(g, w) {
+			t.Fatalf("step %d: roots differ", step)
+		}
+		if step%300 == 0 {
+			Index(doc) // as a long-lived store does after a fresh read
+		}
+	}
+	if derivedSeen < 500 {
+		t.Fatalf("only %d derived indexes checked", derivedSeen)
 	}
 }

@@ -21,10 +21,21 @@ func Apply(doc *Document, ops []Op) (*Document, error) {
 	out := &a.doc
 	if doc != nil && doc.knownValid() && a.stillValid(ops) {
 		out.memo.valid.Store(out)
+		switch {
+		case a.base != nil && !a.shifted:
+			derive(a.base, out, a.appended, a.cloned)
+		case a.base != nil:
+			Index(out)
+		}
 		return out, nil
 	}
 	if err := Validate(out); err != nil {
 		return nil, err
+	}
+	if a.base != nil {
+		// A document that was indexed is read often (a long-lived store):
+		// index its successor now, and later ones will derive from it.
+		Index(out)
 	}
 	return out, nil
 }
@@ -69,16 +80,24 @@ func projectWith(doc *Document, ops []Op) (*applier, error) {
 	if doc == nil {
 		doc = NewDocument()
 	}
-	// Field by field: the result must not inherit doc's cached index.
-	a := &applier{doc: Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}, owned: map[*Item]bool{}}
-	a.doc.Items = make([]*Item, len(doc.Items), len(doc.Items)+len(ops))
-	copy(a.doc.Items, doc.Items)
+	a := newApplier(doc, len(ops))
 	for i := range ops {
 		if err := a.apply(&ops[i]); err != nil {
 			return nil, err
 		}
 	}
 	return a, nil
+}
+
+// newApplier starts applying ops to a copy of doc, with room for extra
+// more items.
+func newApplier(doc *Document, extra int) *applier {
+	// Field by field: the result must not inherit doc's cached index.
+	a := &applier{doc: Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}, owned: map[*Item]bool{}}
+	a.doc.Items = make([]*Item, len(doc.Items), len(doc.Items)+extra)
+	copy(a.doc.Items, doc.Items)
+	a.base = doc.cached()
+	return a
 }
 
 // applier holds the copy-on-write state of one Apply.
@@ -93,6 +112,15 @@ type applier struct {
 	// parentExisted records, per added key, whether its parent was a root
 	// ("") or an existing item other than itself when it was added.
 	parentExisted map[string]bool
+	// base is the published index of the input document (nil: none).
+	// Until an op moves items around (shifted), every input item is still
+	// at its input index, so find asks base, and the items appended at the
+	// end (appended, list indexes) and cloned in place (cloned) are what
+	// derive needs to index the result.
+	base     *index
+	shifted  bool
+	appended []int
+	cloned   []int
 }
 
 func invalidOp(msg string, data ...Field) *Error {
@@ -122,6 +150,17 @@ func (a *applier) apply(op *Op) error {
 
 // find returns the index of the first item with key, or -1.
 func (a *applier) find(key string) int {
+	if a.pos == nil && a.base != nil && !a.shifted && len(a.appended) <= 16 {
+		for _, i := range a.appended {
+			if a.doc.Items[i].Key == key {
+				return i
+			}
+		}
+		if i := a.base.flat(key); i >= 0 && i < len(a.doc.Items) && a.doc.Items[i].Key == key {
+			return i
+		}
+		return -1
+	}
 	if a.pos == nil {
 		a.lookups++
 		if a.lookups <= 4 {
@@ -148,6 +187,7 @@ func (a *applier) mutable(i int) *Item {
 		it = &c
 		a.doc.Items[i] = it
 		a.owned[it] = true
+		a.cloned = append(a.cloned, i)
 	}
 	return it
 }
@@ -157,6 +197,7 @@ func (a *applier) insert(it *Item, parent string, atEnd bool, position int) erro
 	items := a.doc.Items
 	if atEnd {
 		a.doc.Items = append(items, it)
+		a.appended = append(a.appended, len(a.doc.Items)-1)
 		if a.pos != nil {
 			if _, dup := a.pos[it.Key]; !dup {
 				a.pos[it.Key] = len(a.doc.Items) - 1
@@ -188,6 +229,7 @@ func (a *applier) insert(it *Item, parent string, atEnd bool, position int) erro
 	}
 	a.doc.Items = slices.Insert(items, at, it)
 	a.pos = nil
+	a.shifted = true
 	return nil
 }
 
@@ -230,6 +272,7 @@ func (a *applier) place(it *Item, op *Op) error {
 	}
 	a.doc.Items = slices.Insert(a.doc.Items, op.Position, it)
 	a.pos = nil
+	a.shifted = true
 	return nil
 }
 
@@ -243,6 +286,7 @@ func (a *applier) remove(op *Op) error {
 	}
 	a.doc.Items = slices.DeleteFunc(a.doc.Items, func(it *Item) bool { return drop[it.Key] })
 	a.pos = nil
+	a.shifted = true
 	return nil
 }
 
@@ -297,6 +341,7 @@ func (a *applier) move(op *Op) error {
 	it := a.mutable(i)
 	a.doc.Items = slices.Delete(a.doc.Items, i, i+1)
 	a.pos = nil
+	a.shifted = true
 	it.ParentKey = op.ParentKey
 	return a.place(it, op)
 }

@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 	shared = pgtest.StartShared(pgtest.Options{})
 	code := m.Run()
 	shared.Stop()
+	if benchCluster.shared != nil {
+		benchCluster.shared.Stop()
+	}
 	os.Exit(code)
 }
 

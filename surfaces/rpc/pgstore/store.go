@@ -229,6 +229,7 @@ func (s *nogginStore) reload(ctx context.Context, q querier, id int64) error {
 		doc.Active = *active
 	}
 	_ = noggin.Validate(doc) // remembered when valid: later writes check only what they touch
+	noggin.Index(doc)        // and index only what they change
 	old := s.doc
 	if !s.loaded {
 		old = nil
@@ -479,7 +480,7 @@ func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Docu
 	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
-	bi, ai := locate(before.Items, keys), locate(out.Items, keys)
+	bi, ai := locate(before, keys), locate(out, keys)
 
 	// Positions: added and moved items, run by run of neighbours in out.
 	var need []int
@@ -573,34 +574,12 @@ func nullable(s string) *string {
 	return &s
 }
 
-// locate finds the index in items of each key's item.
-func locate(items []*noggin.Item, keys []string) map[string]int {
+// locate finds the index in doc.Items of each key's item.
+func locate(doc *noggin.Document, keys []string) map[string]int {
 	at := make(map[string]int, len(keys))
-	if len(keys) == 0 {
-		return at
-	}
-	if len(keys) <= 4 {
-		// A few keys: compare lengths first, no hashing of every key.
-		for i, it := range items {
-			for _, k := range keys {
-				if len(it.Key) == len(k) && it.Key == k {
-					if _, dup := at[k]; !dup {
-						at[k] = i
-					}
-				}
-			}
-		}
-		return at
-	}
-	want := make(map[string]bool, len(keys))
 	for _, k := range keys {
-		want[k] = true
-	}
-	for i, it := range items {
-		if want[it.Key] {
-			if _, dup := at[it.Key]; !dup {
-				at[it.Key] = i
-			}
+		if i := noggin.IndexOf(doc, k); i >= 0 {
+			at[k] = i
 		}
 	}
 	return at

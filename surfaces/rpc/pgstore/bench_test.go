@@ -1,0 +1,207 @@
+package pgstore_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/request"
+	"github.com/noggin-go/noggin/core/sampledoc"
+	"github.com/noggin-go/noggin/core/store"
+	"github.com/noggin-go/noggin/surfaces/rpc/pgstore"
+	"github.com/noggin-go/noggin/surfaces/rpc/pgstore/pgtest"
+)
+
+// The benchmarks run on a durable cluster (fsync and synchronous commit
+// on), side by side with the file store (atomic durable rewrites), and
+// report server-side latency percentiles of whole verbs (request layer,
+// engine, store): p50-ms and p99-ms.
+
+var benchCluster struct {
+	once   sync.Once
+	shared *pgtest.Shared
+	n      int
+}
+
+// durable is the benchmarks' cluster, started on first use and stopped by
+// TestMain.
+func durable(b *testing.B) *pgtest.Cluster {
+	benchCluster.once.Do(func() { benchCluster.shared = pgtest.StartShared(pgtest.Options{Durable: true}) })
+	return benchCluster.shared.Need(b)
+}
+
+// benchDB imports an n-item noggin as team.yaml into a fresh database.
+func benchDB(b *testing.B, n int) string {
+	c := durable(b)
+	benchCluster.n++
+	dsn := c.NewDatabase(b, fmt.Sprintf("bench%d", benchCluster.n))
+	db, err := pgstore.Open(context.Background(), dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Import(context.Background(), "team.yaml", sampledoc.Doc(n, 1), false); err != nil {
+		b.Fatal(err)
+	}
+	return dsn
+}
+
+// benchFile writes an n-item noggin as team.yaml in a fresh directory.
+func benchFile(b *testing.B, n int) *store.Cache {
+	dir := b.TempDir()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "team.yaml"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	_ = st
+	if err := writeYAML(filepath.Join(dir, "team.yaml"), n); err != nil {
+		b.Fatal(err)
+	}
+	return store.NewCache(store.Options{Root: dir})
+}
+
+func writeYAML(path string, n int) error {
+	return osWriteFile(path, codec.EncodeYAML(sampledoc.Doc(n, 1)))
+}
+
+// timed runs f b.N times and reports the percentiles of its durations.
+func timed(b *testing.B, f func(i int)) {
+	ds := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		f(i)
+		ds = append(ds, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(ds[len(ds)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+func mustOK(b *testing.B, r *request.Runner, verb string, args map[string]any) {
+	env := r.RunCall(context.Background(), verb, args).Envelope
+	if !env.OK() {
+		b.Fatalf("%s: %v", verb, env.Err)
+	}
+}
+
+// BenchmarkWrite: push and note on one noggin, one client, warm replica.
+func BenchmarkWrite(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		for _, kind := range []string{"postgres", "file"} {
+			for _, verb := range []string{"push", "note"} {
+				b.Run(fmt.Sprintf("items=%d/%s/%s", n, kind, verb), func(b *testing.B) {
+					var opener request.Opener
+					if kind == "postgres" {
+						db, err := pgstore.Open(context.Background(), benchDB(b, n))
+						if err != nil {
+							b.Fatal(err)
+						}
+						defer db.Close()
+						opener = db
+					} else {
+						opener = benchFile(b, n)
+					}
+					r := &request.Runner{Engine: benchEngine(), Opener: opener}
+					mustOK(b, r, "show", map[string]any{"noggin": "team.yaml"}) // warm
+					timed(b, func(i int) {
+						args := map[string]any{"noggin": "team.yaml"}
+						if verb == "push" {
+							args["title"] = fmt.Sprintf("side quest %d", i)
+						} else {
+							args["text"] = fmt.Sprintf("a note %d", i)
+						}
+						mustOK(b, r, verb, args)
+					})
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkClients: 8 clients writing one 10k-item noggin at once, through
+// one replica and through two; writes/s.
+func BenchmarkClients(b *testing.B) {
+	for _, kind := range []string{"postgres-1-replica", "postgres-2-replicas", "file"} {
+		b.Run(kind, func(b *testing.B) {
+			var openers []request.Opener
+			if kind == "file" {
+				openers = []request.Opener{benchFile(b, 10000)}
+			} else {
+				dsn := benchDB(b, 10000)
+				for range map[string]int{"postgres-1-replica": 1, "postgres-2-replicas": 2}[kind] {
+					db, err := pgstore.Open(context.Background(), dsn)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer db.Close()
+					openers = append(openers, db)
+				}
+			}
+			eng := benchEngine()
+			for _, o := range openers {
+				mustOK(b, &request.Runner{Engine: eng, Opener: o}, "show", map[string]any{"noggin": "team.yaml"})
+			}
+			const clients = 8
+			per := max(b.N/clients, 1)
+			b.ResetTimer()
+			t0 := time.Now()
+			var wg sync.WaitGroup
+			for c := range clients {
+				r := &request.Runner{Engine: eng, Opener: openers[c%len(openers)]}
+				wg.Go(func() {
+					for i := range per {
+						args := map[string]any{"noggin": "team.yaml", "title": fmt.Sprintf("c%d-%d", c, i), "into": "/1"}
+						if i%2 == 1 {
+							args = map[string]any{"noggin": "team.yaml", "path": "/1", "text": fmt.Sprintf("c%d-%d", c, i)}
+							mustOK(b, r, "note", args)
+							continue
+						}
+						mustOK(b, r, "add", args)
+					}
+				})
+			}
+			wg.Wait()
+			b.ReportMetric(float64(per*clients)/time.Since(t0).Seconds(), "writes/s")
+		})
+	}
+}
+
+// BenchmarkShowOtherReplica: one replica writes a note, another shows the
+// noggin (it catches up on the commit it did not make); the show's latency.
+func BenchmarkShowOtherReplica(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			dsn := benchDB(b, n)
+			var rs []*request.Runner
+			for range 2 {
+				db, err := pgstore.Open(context.Background(), dsn)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer db.Close()
+				rs = append(rs, &request.Runner{Engine: benchEngine(), Opener: db})
+			}
+			show := map[string]any{"noggin": "team.yaml"}
+			mustOK(b, rs[1], "show", show)
+			ds := make([]time.Duration, 0, b.N)
+			for i := 0; b.Loop(); i++ {
+				b.StopTimer()
+				mustOK(b, rs[0], "note", map[string]any{"noggin": "team.yaml", "text": fmt.Sprintf("n%d", i)})
+				b.StartTimer()
+				t0 := time.Now()
+				mustOK(b, rs[1], "show", show)
+				ds = append(ds, time.Since(t0))
+			}
+			slices.Sort(ds)
+			b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(ds[len(ds)*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
+}
