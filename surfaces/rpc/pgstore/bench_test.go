@@ -69,14 +69,18 @@ func writeYAML(path string, n int) error {
 	return osWriteFile(path, codec.EncodeYAML(sampledoc.Doc(n, 1)))
 }
 
-// timed runs f b.N times and reports the percentiles of its durations.
-func timed(b *testing.B, f func(i int)) {
+// timed runs f b.N times, each followed by the untimed after, and reports
+// the percentiles of f's durations.
+func timed(b *testing.B, f func(i int), after func()) {
 	ds := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		t0 := time.Now()
 		f(i)
 		ds = append(ds, time.Since(t0))
+		b.StopTimer()
+		after()
+		b.StartTimer()
 	}
 	b.StopTimer()
 	slices.Sort(ds)
@@ -118,6 +122,10 @@ func BenchmarkWrite(b *testing.B) {
 							args["text"] = fmt.Sprintf("a note %d", i)
 						}
 						mustOK(b, r, verb, args)
+					}, func() {
+						if verb == "push" { // back up, so the spine keeps its depth
+							mustOK(b, r, "pop", map[string]any{"noggin": "team.yaml"})
+						}
 					})
 				})
 			}
@@ -125,8 +133,9 @@ func BenchmarkWrite(b *testing.B) {
 	}
 }
 
-// BenchmarkClients: 8 clients writing one 10k-item noggin at once, through
-// one replica and through two; writes/s.
+// BenchmarkClients: 8 clients writing one 10k-item noggin at once (adds
+// and notes, each client in its own root item's subtree), through one
+// replica and through two; writes/s.
 func BenchmarkClients(b *testing.B) {
 	for _, kind := range []string{"postgres-1-replica", "postgres-2-replicas", "file"} {
 		b.Run(kind, func(b *testing.B) {
@@ -157,9 +166,12 @@ func BenchmarkClients(b *testing.B) {
 				r := &request.Runner{Engine: eng, Opener: openers[c%len(openers)]}
 				wg.Go(func() {
 					for i := range per {
-						args := map[string]any{"noggin": "team.yaml", "title": fmt.Sprintf("c%d-%d", c, i), "into": "/1"}
+						// Each client works in its own part of the tree, as
+						// agents do: adds under and notes on the root item c+1.
+						own := fmt.Sprintf("/%d", c+1)
+						args := map[string]any{"noggin": "team.yaml", "title": fmt.Sprintf("c%d-%d", c, i), "into": own}
 						if i%2 == 1 {
-							args = map[string]any{"noggin": "team.yaml", "path": "/1", "text": fmt.Sprintf("c%d-%d", c, i)}
+							args = map[string]any{"noggin": "team.yaml", "path": own, "text": fmt.Sprintf("c%d-%d", c, i)}
 							mustOK(b, r, "note", args)
 							continue
 						}

@@ -12,6 +12,7 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/core/store"
+	"github.com/noggin-go/noggin/surfaces/rpc/internal/app"
 	"github.com/noggin-go/noggin/surfaces/rpc/pgstore"
 	"github.com/noggin-go/noggin/surfaces/rpc/pgstore/pgtest"
 )
@@ -19,6 +20,7 @@ import (
 var shared *pgtest.Shared
 
 func TestMain(m *testing.M) {
+	app.SetGC() // as noggin-rpc runs: the benchmarks measure the server's configuration
 	shared = pgtest.StartShared(pgtest.Options{})
 	code := m.Run()
 	shared.Stop()
