@@ -98,10 +98,12 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		pool.Close()
 		return nil, err
 	}
-	lctx, cancel := context.WithCancel(context.Background())
+	// The listener outlives the call that opened the database: it stops
+	// with Close.
+	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	db := &DB{pool: pool, byName: map[string]*nogginStore{}, byID: map[int64]*nogginStore{},
 		stopListen: cancel, listenDone: make(chan struct{})}
-	go db.listen(lctx, cfg.ConnConfig)
+	go db.listen(lctx, cfg.ConnConfig) //nolint:gosec // lctx is derived from ctx without its cancellation: the listener lives until Close
 	return db, nil
 }
 

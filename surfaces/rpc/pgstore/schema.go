@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -73,7 +74,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	var have int
 	err = conn.QueryRow(ctx, `SELECT version FROM noggin_schema`).Scan(&have)
 	switch {
-	case err == pgx.ErrNoRows:
+	case errors.Is(err, pgx.ErrNoRows):
 		if _, err := conn.Exec(ctx, `INSERT INTO noggin_schema VALUES (0)`); err != nil {
 			return err
 		}

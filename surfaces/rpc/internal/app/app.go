@@ -64,8 +64,8 @@ Flags of serve:
   --addr HOST:PORT   listen address (default 127.0.0.1:7777)
   --root DIR         the only directory whose noggins are served (default: current directory)
   --store URL        serve the noggins of a PostgreSQL team database instead of files
-                     (postgres://user:pass@host/db; default: $NOGGIN_RPC_STORE); a noggin's
-                     location (team.yaml) is its name in the database
+                     (a postgres:// URL; default: $NOGGIN_RPC_STORE); a noggin's location
+                     (team.yaml) is its name in the database
   --token TOKEN      bearer token required on every call (default: $NOGGIN_RPC_TOKEN);
                      required when --addr is not a loopback address
   --max-bytes N      request size limit in bytes (default 1048576)

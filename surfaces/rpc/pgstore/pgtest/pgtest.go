@@ -220,7 +220,7 @@ func (c *Cluster) run(name string, args ...string) error {
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		logText, _ := os.ReadFile(c.log)
-		return fmt.Errorf("pgtest: %s %s: %v\n%s\n%s", name, strings.Join(args, " "), err, out, logText)
+		return fmt.Errorf("pgtest: %s %s: %w\n%s\n%s", name, strings.Join(args, " "), err, out, logText)
 	}
 	return nil
 }
