@@ -76,6 +76,10 @@ bench-mcp: ## warm noggin_show / noggin_note calls over stdio (p50, p99, calls/s
 bench-rpc: ## load test of noggin-rpc over loopback (p50, p99, req/s)
 	bash surfaces/rpc/scripts/bench.sh
 
+.PHONY: bench-pg
+bench-pg: ## team server on a throwaway durable PostgreSQL vs the file store (p50/p99, writes/s)
+	$(GO) test -run '^$$' -bench . -benchtime 300x ./surfaces/rpc/pgstore/
+
 .PHONY: fuzz
 fuzz: ## run every fuzz target for FUZZTIME (default 20s) each
 	bash scripts/fuzz.sh $(FUZZTIME)

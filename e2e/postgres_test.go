@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/rpc/pgstore"
 	"github.com/noggin-go/noggin/surfaces/rpc/pgstore/pgtest"
@@ -267,4 +268,57 @@ func TestReplicaKilled(t *testing.T) {
 		t.Fatal("the killed replica's clients never failed: was it killed?")
 	}
 	t.Logf("%d writes acknowledged and present; %d calls to the killed replica failed", len(acked), failed)
+}
+
+// TestWatchAcrossReplicaProcesses: Watch streams of two noggin-rpc
+// replicas on one database each deliver every write made through either
+// replica, once, in commit order.
+func TestWatchAcrossReplicaProcesses(t *testing.T) {
+	c := pgtest.Start(t, pgtest.Options{})
+	bin := needBinary(t, RPC)
+	var sfs []*RPCSurface
+	for range 2 {
+		srv, err := StartRPCServer(bin, "", processEnv(true), "--store", c.DSN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Stop()
+		sf, err := NewRPCSurface(srv.Addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sfs = append(sfs, sf)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	type watcher interface {
+		Next() (noggin.Event, error)
+	}
+	var ws []watcher
+	for _, sf := range sfs {
+		w, err := sf.c.Watch(ctx, "team.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		ws = append(ws, w)
+	}
+	const n = 30
+	for i := range n {
+		text, err := sfs[i%2].c.Call(ctx, "add", map[string]any{"noggin": "team.yaml", "title": fmt.Sprintf("item %d", i)})
+		if err != nil || !strings.Contains(string(text), `"status": "ok"`) {
+			t.Fatalf("add %d: %v %s", i, err, text)
+		}
+	}
+	for r, w := range ws {
+		for i := range n {
+			ev, err := w.Next()
+			if err != nil {
+				t.Fatalf("replica %d, event %d: %v", r, i, err)
+			}
+			if len(ev.Doc.Items) != i+1 || ev.Doc.Items[i].Title != fmt.Sprintf("item %d", i) {
+				t.Fatalf("replica %d, event %d: %d items", r, i, len(ev.Doc.Items))
+			}
+		}
+	}
 }
