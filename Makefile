@@ -68,6 +68,10 @@ bench: ## Go benchmarks of core (codec, engine, store, envelope) with -benchmem
 bench-cli: ## time whole noggin invocations on 10, 1k and 10k-item noggins (medians)
 	bash surfaces/cli/bench/bench.sh
 
+.PHONY: bench-report
+bench-report: ## whole-process CLI vs its floor (hello-world start, durable copy) on 10/10k/100k items: bench/README.md + chart.png
+	cd surfaces/cli && $(GO) run ./internal/bench -report $(CURDIR)/bench -runs $(or $(RUNS),15)
+
 .PHONY: bench-mcp
 bench-mcp: ## warm noggin_show / noggin_note calls over stdio (p50, p99, calls/s)
 	$(GO) test -run '^$$' -bench . -benchmem ./surfaces/mcp/...

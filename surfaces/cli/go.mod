@@ -9,6 +9,8 @@ require (
 
 require github.com/creack/pty v1.1.24
 
+require golang.org/x/image v0.48.0
+
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/fsnotify/fsnotify v1.10.1 // indirect

@@ -1,5 +1,7 @@
-// Command bench times whole invocations of the noggin binary (make
-// bench-cli): it builds cmd/noggin, generates 10-, 1k- and 10k-item noggins
+// Command bench times whole invocations of the noggin binary. With
+// -report DIR (make bench-report) it measures them against their floor and
+// writes a Markdown table, a chart and the raw numbers (see report.go).
+// Without (make bench-cli): it builds cmd/noggin, generates 10-, 1k- and 10k-item noggins
 // (YAML written through core/codec), runs `show --json`, `push`, `note` and
 // `done` on each (every run on a fresh copy of the generated file; the copy
 // is not timed) and prints the median wall time per verb and size.
@@ -22,8 +24,25 @@ import (
 
 func main() {
 	runs := flag.Int("runs", 30, "timed runs per verb and size")
+	out := flag.String("report", "", "write the floor report (README.md, chart.png, results.json) into this directory")
+	sizes := flag.String("sizes", "10,10000,100000", "noggin sizes of the report")
 	flag.Parse()
-	if err := run(*runs); err != nil {
+	var err error
+	if *out != "" {
+		var ns []int
+		for _, f := range strings.Split(*sizes, ",") {
+			var n int
+			if _, err := fmt.Sscan(f, &n); err != nil || n < 1 {
+				fmt.Fprintln(os.Stderr, "bench: -sizes: not a size:", f)
+				os.Exit(2)
+			}
+			ns = append(ns, n)
+		}
+		err = report(*runs, ns, *out)
+	} else {
+		err = run(*runs)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -56,12 +75,9 @@ func run(runs int) error {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(dir) }()
-	bin := filepath.Join(dir, "noggin")
-	build := exec.Command("go", "build", "-tags", "urfave_cli_no_docs,urfave_cli_no_suggest",
-		"-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/noggin")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %w\n%s", err, out)
+	bin, err := buildNoggin(dir)
+	if err != nil {
+		return err
 	}
 	sizes := []int{10, 1000, 10000}
 	results := map[string]time.Duration{}
