@@ -29,19 +29,29 @@ type History struct {
 	Undoes, Redoes int
 
 	load   func() (Journal, error)
-	digest func() string
+	digest func(like string) string
 
 	once    sync.Once
 	journal Journal
 	err     error
-	dOnce   sync.Once
-	d       string
+	dmu     sync.Mutex
+	d       map[string]string // by scheme
 }
 
 // NewHistory returns the history a store hands to a plan: load reads the
-// journal, digest fingerprints the document being planned on.
-func NewHistory(load func() (Journal, error), digest func() string) *History {
+// journal, digest fingerprints the document being planned on — in the
+// scheme of like (a digest the store wrote, possibly with an older
+// scheme), or in the store's current scheme when like is "".
+func NewHistory(load func() (Journal, error), digest func(like string) string) *History {
 	return &History{load: load, digest: digest}
+}
+
+// digestScheme is the scheme of a digest: the text before its first ':'.
+func digestScheme(d string) string {
+	if i := strings.IndexByte(d, ':'); i >= 0 {
+		return d[:i]
+	}
+	return ""
 }
 
 // Journal reads the noggin's journal (once).
@@ -56,14 +66,29 @@ func (h *History) Journal() (Journal, error) {
 	return h.journal, h.err
 }
 
-// Digest is the fingerprint of the document being planned on (once).
-func (h *History) Digest() string {
-	h.dOnce.Do(func() {
-		if h.digest != nil {
-			h.d = h.digest()
-		}
-	})
-	return h.d
+// Digest is the fingerprint of the document being planned on, in the
+// store's current scheme (computed once).
+func (h *History) Digest() string { return h.DigestLike("") }
+
+// DigestLike is the fingerprint of the document being planned on in the
+// scheme of ref, so that it compares with a digest an older build wrote
+// (computed once per scheme).
+func (h *History) DigestLike(ref string) string {
+	if h.digest == nil {
+		return ""
+	}
+	scheme := digestScheme(ref)
+	h.dmu.Lock()
+	defer h.dmu.Unlock()
+	if d, ok := h.d[scheme]; ok {
+		return d
+	}
+	d := h.digest(ref)
+	if h.d == nil {
+		h.d = map[string]string{}
+	}
+	h.d[scheme] = d
+	return d
 }
 
 // Journal is what a store's history holds.
@@ -348,7 +373,7 @@ func (e *Engine) Undo(ctx context.Context, s Store, redo bool) (*UndoResult, err
 				reason = "missing"
 			}
 			return nil, NewError(CodeNothingToUndo, F("verb", verb), F("reason", reason))
-		case t.After == "" || h.Digest() != t.After:
+		case t.After == "" || h.DigestLike(t.After) != t.After:
 			return nil, NewError(CodeUndoConflict, F("verb", verb), F("seq", t.Seq), F("write", t.Verb), F("time", t.Time))
 		}
 		target = t

@@ -5,7 +5,6 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -33,14 +32,18 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	if err != nil {
 		return nil, err
 	}
-	h := noggin.NewHistory(s.readHistory, func() string {
+	h := noggin.NewHistory(s.readHistory, func(like string) string {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.doc != doc {
 			return "" // changed meanwhile: the locked pass plans again
 		}
-		if s.digest == "" {
-			s.digest = s.digestRaw(s.cachedRawLocked())
+		if !sameScheme(s.digest, like) || s.digest == "" {
+			d := s.digestRaw(s.cachedRawLocked(), like)
+			if !sameScheme(d, "") {
+				return d
+			}
+			s.digest = d
 		}
 		return s.digest
 	})
@@ -96,7 +99,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	}
 	if fresh != doc { // the file changed since the first plan: plan again
 		freshRaw := raw
-		h = noggin.NewHistory(s.readHistory, func() string { return s.digestRaw(freshRaw) })
+		h = noggin.NewHistory(s.readHistory, func(like string) string { return s.digestRaw(freshRaw, like) })
 		if ops, err = w.Plan(fresh, h); err != nil {
 			return nil, err
 		}
@@ -175,7 +178,7 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (digest strin
 			_ = s.fsy.Remove(tmp)
 		}
 	}()
-	sum := sha256.New()
+	sum := &digester{}
 	switch {
 	case data != nil:
 		_, _ = sum.Write(data)
@@ -208,7 +211,7 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (digest strin
 		_ = d.Sync()
 		_ = d.Close()
 	}
-	return digestHash(sum), nil
+	return sum.String(), nil
 }
 
 // dir is the directory holding the file, as an fsys name.
@@ -278,12 +281,13 @@ func (s *fileStore) readHistory() (noggin.Journal, error) {
 	return j, nil
 }
 
-// digestRaw is the digest of the file's bytes raw (nil: a missing file),
-// which may be mapped: a file that shrank under the mapping has no digest.
-func (s *fileStore) digestRaw(raw []byte) (d string) {
+// digestRaw is the digest of the file's bytes raw (nil: a missing file) in
+// the scheme of like (see digestLike). raw may be mapped: a file that
+// shrank under the mapping has no digest.
+func (s *fileStore) digestRaw(raw []byte, like string) (d string) {
 	if !s.mapFiles {
-		return digestOf(raw)
+		return digestLike(raw, like)
 	}
-	guard(func() { d = digestOf(raw) })
+	guard(func() { d = digestLike(raw, like) })
 	return d
 }

@@ -13,9 +13,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"hash"
+	"fmt"
+	"hash/crc32"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/noggin-go/noggin/core/codec"
@@ -30,14 +32,56 @@ const historySuffix = ".history"
 // writes append instead of rewriting the journal.
 const compactSlack = 100
 
-// digestOf is the digest of a noggin's bytes ("sha256:<hex>").
-func digestOf(b []byte) string {
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
+// A digest fingerprints a noggin file's bytes, so that undo can tell
+// whether the file is still what a write left: "crc:<length>:<crc32c><crc32>"
+// — two checksums the processor computes (SSE4.2, PCLMULQDQ), about ten
+// times faster than sha256 on a 4 MB noggin (BenchmarkDigest), and 64 bits
+// that an edit would have to match along with the length. It guards
+// against mistakes, not against an adversary who can write the file
+// anyway. Journals of earlier builds hold "sha256:<hex>" digests; they are
+// compared in their own scheme (digestLike).
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// digester computes a digest while bytes stream through it.
+type digester struct {
+	c, i uint32
+	n    int64
 }
 
-// digestHash finishes a streamed digest.
-func digestHash(h hash.Hash) string { return "sha256:" + hex.EncodeToString(h.Sum(nil)) }
+func (d *digester) Write(b []byte) (int, error) {
+	d.c = crc32.Update(d.c, castagnoli, b)
+	d.i = crc32.Update(d.i, crc32.IEEETable, b)
+	d.n += int64(len(b))
+	return len(b), nil
+}
+
+// String is the digest of the bytes written so far.
+func (d *digester) String() string {
+	return fmt.Sprintf("crc:%d:%08x%08x", d.n, d.c, d.i)
+}
+
+// digestOf is the digest of a noggin's bytes in the current scheme.
+func digestOf(b []byte) string {
+	var d digester
+	_, _ = d.Write(b)
+	return d.String()
+}
+
+// digestLike is the digest of b in the scheme of like ("" or a crc digest:
+// the current scheme; a sha256 digest: sha256).
+func digestLike(b []byte, like string) string {
+	if strings.HasPrefix(like, "sha256:") {
+		sum := sha256.Sum256(b)
+		return "sha256:" + hex.EncodeToString(sum[:])
+	}
+	return digestOf(b)
+}
+
+// sameScheme reports whether digest d answers a request for like's scheme.
+func sameScheme(d, like string) bool {
+	return strings.HasPrefix(d, "sha256:") == strings.HasPrefix(like, "sha256:")
+}
 
 // readJournal reads and decodes a journal; a missing one is Missing.
 func readJournal(fsy fsys, name string) (noggin.Journal, error) {

@@ -142,14 +142,14 @@ func (m *memStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document
 // history is the memory noggin's history as of doc.
 func (m *memStore) history(doc *noggin.Document) *noggin.History {
 	return noggin.NewHistory(func() (noggin.Journal, error) { return m.History(context.Background()) },
-		func() string {
+		func(like string) string {
 			st := m.state
 			st.mu.Lock()
 			defer st.mu.Unlock()
-			if st.doc == doc && st.digest != "" {
+			if st.doc == doc && st.digest != "" && sameScheme(st.digest, like) {
 				return st.digest // written by the last Update
 			}
-			return memDigest(doc)
+			return digestLike(codec.EncodeJSON(doc), like)
 		})
 }
 

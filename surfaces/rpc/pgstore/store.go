@@ -368,7 +368,7 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 	}
 	before := s.doc
 	h := noggin.NewHistory(func() (noggin.Journal, error) { return journal(ctx, tx, id, version) },
-		func() string { return s.digest })
+		func(string) string { return s.digest }) // one scheme: state tokens
 	ops, err := w.Plan(before, h)
 	if err != nil || len(ops) == 0 {
 		return before, err
