@@ -208,6 +208,8 @@ type memo struct {
 	// valid holds the *Document that Apply validated (see Apply); a copy
 	// of the Document value is not its document, so it does not inherit it.
 	valid atomic.Value
+	// keys holds the *keyMemo CheckKeys built.
+	keys atomic.Value
 }
 
 // knownValid reports whether Apply validated doc itself.

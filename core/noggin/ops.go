@@ -14,6 +14,11 @@ import "slices"
 // costs what it changes (BenchmarkApplyAdd, BenchmarkPush). Any doubt
 // falls back to the full Validate, whose error is the one returned.
 func Apply(doc *Document, ops []Op) (*Document, error) {
+	if doc != nil && !doc.knownValid() && doc.keysMemo() != nil {
+		// Read from a file (CheckKeys kept its key index): validating it
+		// now costs a fraction of validating the result from scratch.
+		_ = Validate(doc)
+	}
 	a, err := projectWith(doc, ops)
 	if err != nil {
 		return nil, err
@@ -97,6 +102,7 @@ func newApplier(doc *Document, extra int) *applier {
 	a.doc.Items = make([]*Item, len(doc.Items), len(doc.Items)+extra)
 	copy(a.doc.Items, doc.Items)
 	a.base = doc.cached()
+	a.keys = doc.keysMemo()
 	return a
 }
 
@@ -121,6 +127,9 @@ type applier struct {
 	shifted  bool
 	appended []int
 	cloned   []int
+	// keys is the input's key index from CheckKeys (nil: none), which find
+	// asks like base while nothing shifted.
+	keys map[string]int32
 }
 
 func invalidOp(msg string, data ...Field) *Error {
@@ -150,13 +159,19 @@ func (a *applier) apply(op *Op) error {
 
 // find returns the index of the first item with key, or -1.
 func (a *applier) find(key string) int {
-	if a.pos == nil && a.base != nil && !a.shifted && len(a.appended) <= 16 {
+	if a.pos == nil && (a.base != nil || a.keys != nil) && !a.shifted && len(a.appended) <= 16 {
 		for _, i := range a.appended {
 			if a.doc.Items[i].Key == key {
 				return i
 			}
 		}
-		if i := a.base.flat(key); i >= 0 && i < len(a.doc.Items) && a.doc.Items[i].Key == key {
+		i := -1
+		if a.base != nil {
+			i = a.base.flat(key)
+		} else if j, ok := a.keys[key]; ok {
+			i = int(j)
+		}
+		if i >= 0 && i < len(a.doc.Items) && a.doc.Items[i].Key == key {
 			return i
 		}
 		return -1

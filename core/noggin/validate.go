@@ -11,9 +11,12 @@ func Validate(doc *Document) error {
 		return Errorf(CodeInvalidDocument, "document items must be an array")
 	}
 	items := doc.Items
-	idx, err := keyIndex(items)
-	if err != nil {
-		return err
+	idx := doc.keysMemo()
+	if idx == nil {
+		var err error
+		if idx, err = keyIndex(items); err != nil {
+			return err
+		}
 	}
 	// parent[i] is the index of item i's parent, -1 for a root.
 	parent := make([]int32, len(items))
@@ -59,9 +62,32 @@ func Validate(doc *Document) error {
 // rendered consistently (paths and keys would name different items), so
 // it is refused on read as on write; the other invariants (orphans, a
 // dangling active item) have a defined reading and are checked on write.
+//
+// The key index it builds is kept with doc, so a write that follows
+// validates doc without building it again and finds items by key in O(1)
+// (see Apply).
 func CheckKeys(doc *Document) error {
-	_, err := keyIndex(doc.Items)
+	idx, err := keyIndex(doc.Items)
+	if err == nil {
+		doc.memo.keys.Store(&keyMemo{doc: doc, items: doc.Items, at: idx})
+	}
 	return err
+}
+
+// keyMemo is the key index CheckKeys built for a document.
+type keyMemo struct {
+	doc   *Document
+	items []*Item
+	at    map[string]int32
+}
+
+// keysMemo returns the key index CheckKeys built for doc itself, or nil.
+func (doc *Document) keysMemo() map[string]int32 {
+	m, _ := doc.memo.keys.Load().(*keyMemo)
+	if m == nil || m.doc != doc || !sameItems(m.items, doc.Items) {
+		return nil
+	}
+	return m.at
 }
 
 // keyIndex maps each key to its item's index (invalid-document for a
