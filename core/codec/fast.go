@@ -37,6 +37,8 @@ type fastParser struct {
 	chunk int
 	// blines is scratch space for block scalars
 	blines []bline
+	// splitMin is parallelMin (tests lower it).
+	splitMin int
 }
 
 type bline struct {
@@ -134,6 +136,12 @@ func spaces(line string) int {
 // decodeFast is the purpose-built reader; ok is false when the input must
 // go to the general parser.
 func decodeFast(data []byte) (doc *noggin.Document, ok bool) {
+	return decodeFastSplit(data, parallelMin)
+}
+
+// decodeFastSplit is decodeFast reading items lists of splitMin bytes or
+// more in two halves at once.
+func decodeFastSplit(data []byte, splitMin int) (doc *noggin.Document, ok bool) {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, false
 	}
@@ -146,7 +154,7 @@ func decodeFast(data []byte) (doc *noggin.Document, ok bool) {
 		}
 	}()
 	p := &fastParser{ //nolint:gosec // data is never modified while the document lives (a read-only mapping or a buffer owned by the store)
-		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, 1<<20)}
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, 1<<20), splitMin: splitMin}
 	return p.document(), true
 }
 
@@ -282,6 +290,77 @@ func (p *fastParser) items() []*noggin.Item {
 		giveUp()
 	}
 	fi := si + 2
+	if items, ok := p.itemsInTwo(si, fi); ok {
+		return items
+	}
+	return p.itemsFrom(si, fi)
+}
+
+// parallelMin is the size of the rest of the input from which the items
+// are read in two halves at once (the second on another goroutine).
+const parallelMin = 1 << 20
+
+// itemsInTwo reads a large items list in two halves at once: it splits the
+// input at an entry line ("- " at the entries' indentation) past the
+// middle, reads the first half here and the second on another goroutine.
+// Such a line can only start an item (block scalars and notes are indented
+// deeper, and this reader takes no multi-line quoted scalars), so both
+// halves read exactly what one pass reads. ok is false when the input is
+// small or has no such line; when the items end before the split, the
+// first half is the whole list.
+func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
+	rest := len(p.s) - p.pos
+	if rest < p.splitMin {
+		return nil, false
+	}
+	entry := "\n" + strings.Repeat(" ", si) + "- "
+	i := strings.Index(p.s[p.pos+rest/2:], entry)
+	if i < 0 {
+		return nil, false
+	}
+	split := p.pos + rest/2 + i + 1
+	type half struct {
+		items []*noggin.Item
+		pos   int
+		fault any // a panic of the second half, rethrown here
+	}
+	done := make(chan half, 1)
+	q := &fastParser{s: p.s, pos: split, chunk: p.chunk, splitMin: p.splitMin}
+	go func() {
+		var h half
+		defer func() {
+			h.fault = recover()
+			done <- h
+		}()
+		h.items = q.itemsFrom(si, fi)
+		h.pos = q.pos
+	}()
+	var second half
+	waited := false
+	wait := func() {
+		if !waited {
+			second, waited = <-done, true
+		}
+	}
+	defer wait() // never leave the second half reading after a bail
+	full := p.s
+	p.s, p.cachePos, p.cacheEnd = full[:split], 0, 0
+	first := p.itemsFrom(si, fi)
+	p.s, p.cachePos, p.cacheEnd = full, 0, 0
+	if p.pos != split { // the list ended before the split: it is all here
+		return first, true
+	}
+	wait()
+	if second.fault != nil {
+		panic(second.fault)
+	}
+	p.pos = second.pos
+	return append(first[:len(first):len(first)], second.items...), true
+}
+
+// itemsFrom reads the entries of an items list whose entries are at
+// column si and their fields at column fi.
+func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 	// Items, createdAt strings and notes are allocated in growing chunks.
 	var slab []noggin.Item
 	var full [][]noggin.Item // the slabs before slab

@@ -18,7 +18,16 @@ import (
 // whether the fast reader accepted.
 func checkFastAgrees(t testing.TB, text []byte) bool {
 	t.Helper()
-	fast, ok := decodeFast(text)
+	fast, ok := decodeFastSplit(text, 1<<62) // one pass
+	// Read in two halves from every split size, the same document comes
+	// out (or the reader gives up the same way).
+	for _, m := range []int{1, 40, len(text) / 3, len(text) / 2} {
+		split, sok := decodeFastSplit(text, m)
+		if sok != ok || ok && !reflect.DeepEqual(split, fast) {
+			t.Fatalf("read in two halves (from %d bytes): ok %v vs %v, %s\n%s", m, sok, ok,
+				deepDiff("doc", reflect.ValueOf(fast), reflect.ValueOf(split)), text)
+		}
+	}
 	if !ok {
 		return false
 	}
