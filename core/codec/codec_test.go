@@ -343,6 +343,30 @@ func TestWriteStreams(t *testing.T) {
 	}
 }
 
+// TestWriteInParallel: a list long enough to be encoded on two goroutines
+// streams exactly EncodeYAML's bytes — with unknown fields, key orders and
+// a top-level field after the items — and a failing writer stops it.
+func TestWriteInParallel(t *testing.T) {
+	for _, n := range []int{parallelItems, parallelItems + blockItems*3 + 17} {
+		doc := sampledoc.Doc(n, int64(n))
+		doc.Items[7].Order = []string{"title", "key", "parentKey", "done", "notes", "color"}
+		doc.Items[7].Extra = []noggin.Field{{Name: "color", Value: "blue"}}
+		doc.Items[n-1].Extra = []noggin.Field{{Name: "x", Value: noggin.Number("1")}}
+		doc.Order = []string{"schemaVersion", "items", "active", "extra"}
+		doc.Extra = []noggin.Field{{Name: "extra", Value: true}}
+		var y bytes.Buffer
+		if err := WriteYAML(&y, doc); err != nil {
+			t.Fatal(err)
+		}
+		if y.String() != string(EncodeYAML(doc)) {
+			t.Fatalf("n=%d: the text encoded in parallel differs", n)
+		}
+		if err := WriteYAML(failWriter{}, doc); err == nil || err.Error() != "disk full" {
+			t.Fatalf("error %v", err)
+		}
+	}
+}
+
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

@@ -59,6 +59,10 @@ func appendYAMLDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte, it
 				continue
 			}
 			b = append(b, ':')
+			if flush != nil && items == nil && len(doc.Items) >= parallelItems {
+				b = appendItemsInParallel(b, doc.Items, flush)
+				continue
+			}
 			for _, it := range doc.Items {
 				b = append(b, "\n  - "...)
 				if items != nil {
@@ -73,6 +77,59 @@ func appendYAMLDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte, it
 		default:
 			v, _ := getField(doc.Extra, name)
 			b = appendPair(b, name, v, 0)
+		}
+	}
+	return b
+}
+
+// parallelItems is the number of items from which a streaming writer
+// encodes them on two goroutines (blockItems at a time, alternately) while
+// the caller writes the blocks in order: the encoding of an item depends on
+// the item alone, so the bytes are those of one pass, and at most a few
+// blocks wait in memory.
+const (
+	parallelItems = 4096
+	blockItems    = 256
+)
+
+// appendItemsInParallel writes the items list's entries after b, handing
+// full blocks to flush, and returns the buffer to continue with.
+func appendItemsInParallel(b []byte, list []*noggin.Item, flush func([]byte) []byte) []byte {
+	b = flush(b)
+	blocks := (len(list) + blockItems - 1) / blockItems
+	const workers = 2
+	var out [workers]chan []byte
+	free := make(chan []byte, 2*workers+2)
+	stop := make(chan struct{})
+	for w := range workers {
+		out[w] = make(chan []byte, 2)
+		go func() {
+			defer close(out[w])
+			for k := w; k < blocks; k += workers {
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+				}
+				for _, it := range list[k*blockItems : min((k+1)*blockItems, len(list))] {
+					buf = append(buf, "\n  - "...)
+					buf = appendItem(buf, it)
+				}
+				select {
+				case out[w] <- buf:
+				case <-stop:
+					return
+				}
+			}
+		}()
+	}
+	defer close(stop) // a panic below must not leave the workers blocked
+	for k := range blocks {
+		buf := <-out[k%workers]
+		buf = flush(buf)
+		select {
+		case free <- buf:
+		default:
 		}
 	}
 	return b
