@@ -18,6 +18,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/noggin-go/noggin/core/codec"
@@ -41,7 +42,9 @@ const compactSlack = 100
 // anyway. Journals of earlier builds hold "sha256:<hex>" digests; they are
 // compared in their own scheme (digestLike).
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is built on first use: a process that writes nothing (show)
+// does not pay for the table at start-up.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // digester computes a digest while bytes stream through it.
 type digester struct {
@@ -50,7 +53,7 @@ type digester struct {
 }
 
 func (d *digester) Write(b []byte) (int, error) {
-	d.c = crc32.Update(d.c, castagnoli, b)
+	d.c = crc32.Update(d.c, castagnoli(), b)
 	d.i = crc32.Update(d.i, crc32.IEEETable, b)
 	d.n += int64(len(b))
 	return len(b), nil

@@ -269,7 +269,11 @@ func markdown(r Report) string {
 			worst = max(worst, m.RSSMB)
 			fmt.Fprintf(&b, " %.1f ms (%.2f× %s; cpu %.1f) |", m.WallMS, m.WallMS/floor, unit, m.CPUMS)
 		}
-		fmt.Fprintf(&b, " %.1f MB (%.2f× file) |\n", worst, worst/(float64(s.FileBytes)/(1<<20)))
+		if s.FileBytes < 1<<20 { // the process itself dominates: no meaningful ratio
+			fmt.Fprintf(&b, " %.1f MB |\n", worst)
+		} else {
+			fmt.Fprintf(&b, " %.1f MB (%.2f× file) |\n", worst, worst/(float64(s.FileBytes)/(1<<20)))
+		}
 	}
 	fmt.Fprintf(&b, "\n## Targets\n\n| target | measured | bound | |\n|---|---|---|---|\n")
 	for _, t := range targetTable {
