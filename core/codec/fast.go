@@ -154,7 +154,7 @@ func decodeFastSplit(data []byte, splitMin int) (doc *noggin.Document, ok bool) 
 		}
 	}()
 	p := &fastParser{ //nolint:gosec // data is never modified while the document lives (a read-only mapping or a buffer owned by the store)
-		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, 1<<20), splitMin: splitMin}
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin}
 	return p.document(), true
 }
 

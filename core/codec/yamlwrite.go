@@ -98,18 +98,25 @@ func appendItemsInParallel(b []byte, list []*noggin.Item, flush func([]byte) []b
 	b = flush(b)
 	blocks := (len(list) + blockItems - 1) / blockItems
 	const workers = 2
+	// The buffers go round: a worker takes one, fills it with a block, the
+	// writer writes it and gives it back. Five are enough that neither
+	// worker ever waits for one the other holds, and all the memory the
+	// list needs beyond them.
+	free := make(chan []byte, 2*workers+1)
+	for range cap(free) {
+		free <- nil
+	}
 	var out [workers]chan []byte
-	free := make(chan []byte, 2*workers+2)
 	stop := make(chan struct{})
 	for w := range workers {
 		out[w] = make(chan []byte, 2)
 		go func() {
-			defer close(out[w])
 			for k := w; k < blocks; k += workers {
 				var buf []byte
 				select {
 				case buf = <-free:
-				default:
+				case <-stop:
+					return
 				}
 				for _, it := range list[k*blockItems : min((k+1)*blockItems, len(list))] {
 					buf = append(buf, "\n  - "...)
@@ -125,12 +132,7 @@ func appendItemsInParallel(b []byte, list []*noggin.Item, flush func([]byte) []b
 	}
 	defer close(stop) // a panic below must not leave the workers blocked
 	for k := range blocks {
-		buf := <-out[k%workers]
-		buf = flush(buf)
-		select {
-		case free <- buf:
-		default:
-		}
+		free <- flush(<-out[k%workers])
 	}
 	return b
 }
