@@ -178,21 +178,29 @@ func TestScenariosPostgres(t *testing.T) {
 	}
 }
 
+// startReplicas starts n noggin-rpc replicas on the database dsn, stopped
+// when t ends.
+func startReplicas(t *testing.T, dsn string, n int, env []string) []*RPCServer {
+	t.Helper()
+	bin := needBinary(t, RPC)
+	var srvs []*RPCServer
+	for range n {
+		srv, err := StartRPCServer(bin, "", env, "--store", dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(srv.Stop)
+		srvs = append(srvs, srv)
+	}
+	return srvs
+}
+
 // TestReplicaKilled: three noggin-rpc replicas on one database, four
 // clients each; one replica is killed (SIGKILL) in the middle. The
 // clients of the other two go on, and no acknowledged write is lost.
 func TestReplicaKilled(t *testing.T) {
 	c := pgtest.Start(t, pgtest.Options{})
-	bin := needBinary(t, RPC)
-	var srvs []*RPCServer
-	for range 3 {
-		srv, err := StartRPCServer(bin, "", processEnv(false), "--store", c.DSN)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer srv.Stop()
-		srvs = append(srvs, srv)
-	}
+	srvs := startReplicas(t, c.DSN, 3, processEnv(false))
 	ctx := context.Background()
 	type result struct {
 		acked  []string
@@ -275,14 +283,8 @@ func TestReplicaKilled(t *testing.T) {
 // replica, once, in commit order.
 func TestWatchAcrossReplicaProcesses(t *testing.T) {
 	c := pgtest.Start(t, pgtest.Options{})
-	bin := needBinary(t, RPC)
 	var sfs []*RPCSurface
-	for range 2 {
-		srv, err := StartRPCServer(bin, "", processEnv(true), "--store", c.DSN)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer srv.Stop()
+	for _, srv := range startReplicas(t, c.DSN, 2, processEnv(true)) {
 		sf, err := NewRPCSurface(srv.Addr)
 		if err != nil {
 			t.Fatal(err)
