@@ -35,7 +35,8 @@
 // # Failures
 //
 // A database that cannot be reached is unavailable (exit 1, data {server,
-// detail}); the pool reconnects by itself. A commit whose outcome is
+// detail}); the pool reconnects by itself. So is a write that waited more
+// than 5 s for the noggin's row lock. A commit whose outcome is
 // unknown (the connection dropped during COMMIT) is unavailable too, and
 // the replica re-reads the noggin before it answers again.
 package pgstore
@@ -89,6 +90,13 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	}
 	if cfg.MaxConns < 8 {
 		cfg.MaxConns = 8
+	}
+	// A write waits at most this long for a noggin's row lock (another
+	// replica's write in progress) before it is unavailable, as a file
+	// write waits for the file's lock; the address may set its own
+	// (?lock_timeout=…).
+	if _, set := cfg.ConnConfig.RuntimeParams["lock_timeout"]; !set {
+		cfg.ConnConfig.RuntimeParams["lock_timeout"] = "5s"
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/core/store"
@@ -215,5 +217,45 @@ func TestDatabaseRestart(t *testing.T) {
 	t.Logf("%d writes acknowledged, failures %v", len(acked), codes)
 	if strings.Contains(fmt.Sprint(codes), "noggin-error") {
 		t.Fatal("internal error")
+	}
+}
+
+// TestLockTimeout: a write that waits longer than lock_timeout for the
+// noggin's row (held here by a stuck transaction) is unavailable, and
+// nothing is written; once the lock is gone, writes go through.
+func TestLockTimeout(t *testing.T) {
+	_, dsn := newDB(t)
+	db := openDB(t, dsn+"&lock_timeout=300")
+	run := &request.Runner{Engine: engine(t), Opener: db}
+	if err := call(t, run, "push", "title", "first"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM noggins WHERE name = 'team.yaml' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err = call(t, run, "push", "title", "second")
+	if noggin.Wrap(err).Code != noggin.CodeUnavailable || time.Since(start) > 5*time.Second {
+		t.Fatalf("a write behind a held lock: %v after %v", err, time.Since(start))
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := call(t, run, "push", "title", "third"); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := db.Export(ctx, "team.yaml")
+	if err != nil || len(doc.Items) != 2 || doc.Items[1].Title != "third" {
+		t.Fatalf("after the lock: %v %+v", err, doc)
 	}
 }
