@@ -105,29 +105,40 @@ func EncodeYAML(doc *noggin.Document) []byte {
 // before are reused and only new or changed items are encoded again. The
 // zero value is ready to use; it is not safe for concurrent use.
 type ItemCache struct {
-	prev, cur map[*noggin.Item][]byte
+	// enc holds the bytes of every item encoded since it was last
+	// rebuilt; items that left the document stay until it is rebuilt
+	// (once it holds twice the document's items), so an encoding only
+	// inserts what is new instead of building the whole map again.
+	enc map[*noggin.Item][]byte
+	// old is the map being replaced during a rebuild.
+	old map[*noggin.Item][]byte
 }
 
-// EncodeYAML is codec.EncodeYAML(doc), reusing the bytes of items that the
-// previous call encoded; only the items of doc are kept for the next call.
+// EncodeYAML is codec.EncodeYAML(doc), reusing the bytes of items that
+// earlier calls encoded.
 func (c *ItemCache) EncodeYAML(doc *noggin.Document) []byte {
-	c.cur = make(map[*noggin.Item][]byte, len(doc.Items))
+	if c.enc == nil || len(c.enc) > 2*len(doc.Items)+64 {
+		c.old, c.enc = c.enc, make(map[*noggin.Item][]byte, len(doc.Items))
+	}
 	b := appendYAMLDoc(make([]byte, 0, estimateSize(doc)), doc, nil, c)
 	b = append(b, '\n')
-	c.prev, c.cur = c.cur, nil
+	c.old = nil
 	return b[:len(b):len(b)]
 }
 
-// append appends the encoding of it, from the previous call if it had it.
+// append appends the encoding of it, from an earlier call if it had it.
 // The cached bytes are copies, so they never keep an output buffer alive.
 func (c *ItemCache) append(b []byte, it *noggin.Item) []byte {
-	if enc, ok := c.prev[it]; ok {
-		c.cur[it] = enc
+	if enc, ok := c.enc[it]; ok {
+		return append(b, enc...)
+	}
+	if enc, ok := c.old[it]; ok {
+		c.enc[it] = enc
 		return append(b, enc...)
 	}
 	start := len(b)
 	b = appendItem(b, it)
-	c.cur[it] = append([]byte(nil), b[start:]...)
+	c.enc[it] = append([]byte(nil), b[start:]...)
 	return b
 }
 

@@ -36,7 +36,22 @@ func TestItemCacheMatchesEncodeYAML(t *testing.T) {
 			t.Fatalf("step %d: item cache output differs from EncodeYAML", i)
 		}
 	}
-	if len(c.prev) != len(doc.Items) {
-		t.Errorf("cache holds %d items, want %d", len(c.prev), len(doc.Items))
+	// Items that left the document stay until the map holds twice the
+	// document's items; then it is rebuilt with the current items only.
+	if len(c.enc) > 2*len(doc.Items)+64 || len(c.enc) < len(doc.Items) {
+		t.Errorf("cache holds %d items for a document of %d", len(c.enc), len(doc.Items))
+	}
+	for range 2*len(doc.Items) + 70 { // one item replaced again and again: its old versions pile up until the rebuild
+		next, err := noggin.Apply(doc, []noggin.Op{{Type: noggin.OpNote, Key: doc.Items[0].Key, Note: &noggin.Note{Text: "n"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc = next
+		if got := c.EncodeYAML(doc); !bytes.Equal(got, EncodeYAML(doc)) {
+			t.Fatal("item cache output differs after many writes")
+		}
+	}
+	if len(c.enc) > 2*len(doc.Items)+64 {
+		t.Errorf("cache grew to %d items for a document of %d", len(c.enc), len(doc.Items))
 	}
 }

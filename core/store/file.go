@@ -157,6 +157,12 @@ func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, st stamp, no
 	prev, had := s.doc, s.loaded
 	s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
 	s.digest = ""
+	if !s.mapFiles {
+		// A long-lived store reads and writes this document again and
+		// again: index it now, and its writes derive their documents'
+		// indexes from it (see noggin.Index).
+		noggin.Index(doc)
+	}
 	if !had || !s.hub.active() {
 		return
 	}
