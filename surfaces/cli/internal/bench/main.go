@@ -70,15 +70,11 @@ var targets = map[string]time.Duration{
 }
 
 func run(runs int) error {
-	dir, err := os.MkdirTemp("", "noggin-bench-")
+	dir, bin, err := workDir()
 	if err != nil {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(dir) }()
-	bin, err := buildNoggin(dir)
-	if err != nil {
-		return err
-	}
 	sizes := []int{10, 1000, 10000}
 	results := map[string]time.Duration{}
 	cpu := map[string]time.Duration{}

@@ -132,15 +132,11 @@ func buildHello(dir string) (string, error) {
 }
 
 func report(runs int, sizes []int, outDir string) error {
-	dir, err := os.MkdirTemp(os.Getenv("NOGGIN_BENCH_DIR"), "noggin-bench-")
+	dir, bin, err := workDir()
 	if err != nil {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(dir) }()
-	bin, err := buildNoggin(dir)
-	if err != nil {
-		return err
-	}
 	hello, err := buildHello(dir)
 	if err != nil {
 		return err
@@ -201,6 +197,20 @@ func report(runs int, sizes []int, outDir string) error {
 	}
 	fmt.Print(md)
 	return nil
+}
+
+// workDir makes the temporary directory of a run (in $NOGGIN_BENCH_DIR if
+// set, to measure another disk) and builds noggin into it; the caller
+// removes it.
+func workDir() (dir, bin string, err error) {
+	if dir, err = os.MkdirTemp(os.Getenv("NOGGIN_BENCH_DIR"), "noggin-bench-"); err != nil {
+		return "", "", err
+	}
+	if bin, err = buildNoggin(dir); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", "", err
+	}
+	return dir, bin, nil
 }
 
 // buildNoggin builds the CLI as make build does.
