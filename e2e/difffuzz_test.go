@@ -15,6 +15,8 @@ var (
 	fuzzSeed  = flag.Uint64("fuzz-seed", 1, "seed of TestDifferential's generator")
 	fuzzSteps = flag.Int("fuzz-steps", 10, "most steps per generated sequence")
 	fuzzKeep  = flag.Bool("fuzz-shrink", true, "shrink a diverging sequence before reporting it")
+	// fuzzPGSeqs is how many sequences TestDifferentialPostgres runs.
+	fuzzPGSeqs = flag.Int("fuzz-pg-seqs", 150, "sequences TestDifferentialPostgres runs")
 )
 
 // divergences compares the runs of one generated scenario: every step's

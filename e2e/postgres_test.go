@@ -99,7 +99,7 @@ func TestScenariosPostgres(t *testing.T) {
 	}
 	defer db.Close()
 	work := filepath.Join(suite.tmp, "pg-work")
-	r := &Runner{Work: work, Surfaces: map[string]Surface{RPC: sf}}
+	pr := &pgRunner{db: db, sf: sf, r: &Runner{Work: work, Surfaces: map[string]Surface{RPC: sf}}}
 	reasons := map[string]int{}
 	ran := 0
 	norm := Normalizer(work)
@@ -110,59 +110,14 @@ func TestScenariosPostgres(t *testing.T) {
 		}
 		ran++
 		t.Run(s.Name, func(t *testing.T) {
-			if _, err := r.Setup(s); err != nil {
-				t.Fatal(err)
-			}
-			for _, sec := range s.Sections {
-				if sec.Kind != KindFile && sec.Kind != KindGenerate {
-					continue
-				}
-				st, err := store.Open(ctx, filepath.Join(work, s.Name, sec.Name), store.Options{})
-				if err != nil {
-					t.Fatalf("fixture %s: %v", sec.Name, err)
-				}
-				doc, err := st.Load(ctx)
-				if err == nil {
-					err = db.Import(ctx, s.Location(sec.Name), doc, true)
-				}
-				if err != nil {
-					t.Fatalf("import %s: %v", sec.Name, err)
-				}
-			}
-			res := &RunResult{Mode: Postgres, Files: map[string][]byte{}}
-			for _, sec := range s.Steps() {
-				if sec.Step.Alt || !sec.Step.Runs(RPC) {
-					res.Steps = append(res.Steps, nil)
-					res.Surfaces = append(res.Surfaces, "")
-					continue
-				}
-				res.Steps = append(res.Steps, sf.Do(ctx, s, sec.Step))
-				res.Surfaces = append(res.Surfaces, Postgres)
-			}
 			// Without histories: the database keeps them in a table.
-			trimmed := *s
-			trimmed.Sections = nil
-			for _, sec := range s.Sections {
-				if sec.Kind == KindFinal && strings.HasSuffix(sec.Name, ".history") {
-					continue
-				}
-				trimmed.Sections = append(trimmed.Sections, sec)
-			}
+			trimmed := withoutHistories(s)
+			var finals []string
 			for _, f := range trimmed.Finals() {
-				doc, err := db.Export(ctx, s.Location(f.Name))
-				if err == pgstore.ErrNotFound {
-					continue
-				}
-				if err != nil {
-					t.Fatalf("export %s: %v", f.Name, err)
-				}
-				if strings.HasSuffix(strings.ToLower(f.Name), ".json") {
-					res.Files[f.Name] = codec.EncodeJSON(doc)
-				} else {
-					res.Files[f.Name] = codec.EncodeYAML(doc)
-				}
+				finals = append(finals, f.Name)
 			}
-			for _, msg := range Compare(&trimmed, []*RunResult{res}, norm) {
+			res := pr.run(t, s, finals)
+			for _, msg := range Compare(trimmed, []*RunResult{res}, norm) {
 				t.Error(msg)
 			}
 		})
@@ -176,6 +131,78 @@ func TestScenariosPostgres(t *testing.T) {
 	if ran < 200 {
 		t.Errorf("only %d scenarios are eligible for the postgres mode", ran)
 	}
+}
+
+// pgRunner runs scenarios on a noggin-rpc serving a team database.
+type pgRunner struct {
+	db *pgstore.DB
+	sf *RPCSurface
+	r  *Runner // its work directory holds the fixtures before import
+}
+
+// run imports s's fixtures, runs its steps that RPC can express and
+// exports the noggins named finals (those that exist) as files.
+func (pr *pgRunner) run(t *testing.T, s *Scenario, finals []string) *RunResult {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := pr.r.Setup(s); err != nil {
+		t.Fatal(err)
+	}
+	for _, sec := range s.Sections {
+		if sec.Kind != KindFile && sec.Kind != KindGenerate {
+			continue
+		}
+		st, err := store.Open(ctx, filepath.Join(pr.r.Work, s.Name, sec.Name), store.Options{})
+		if err != nil {
+			t.Fatalf("fixture %s: %v", sec.Name, err)
+		}
+		doc, err := st.Load(ctx)
+		if err == nil {
+			err = pr.db.Import(ctx, s.Location(sec.Name), doc, true)
+		}
+		if err != nil {
+			t.Fatalf("import %s: %v", sec.Name, err)
+		}
+	}
+	res := &RunResult{Mode: Postgres, Files: map[string][]byte{}}
+	for _, sec := range s.Steps() {
+		if sec.Step.Alt || !sec.Step.Runs(RPC) {
+			res.Steps = append(res.Steps, nil)
+			res.Surfaces = append(res.Surfaces, "")
+			continue
+		}
+		res.Steps = append(res.Steps, pr.sf.Do(ctx, s, sec.Step))
+		res.Surfaces = append(res.Surfaces, Postgres)
+	}
+	for _, name := range finals {
+		doc, err := pr.db.Export(ctx, s.Location(name))
+		if err == pgstore.ErrNotFound {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("export %s: %v", name, err)
+		}
+		if strings.HasSuffix(strings.ToLower(name), ".json") {
+			res.Files[name] = codec.EncodeJSON(doc)
+		} else {
+			res.Files[name] = codec.EncodeYAML(doc)
+		}
+	}
+	return res
+}
+
+// withoutHistories is s without its final histories (a team database
+// keeps them in a table).
+func withoutHistories(s *Scenario) *Scenario {
+	trimmed := *s
+	trimmed.Sections = nil
+	for _, sec := range s.Sections {
+		if sec.Kind == KindFinal && strings.HasSuffix(sec.Name, ".history") {
+			continue
+		}
+		trimmed.Sections = append(trimmed.Sections, sec)
+	}
+	return &trimmed
 }
 
 // startReplicas starts n noggin-rpc replicas on the database dsn, stopped
@@ -323,4 +350,79 @@ func TestWatchAcrossReplicaProcesses(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDifferentialPostgres runs generated sequences (the differential
+// fuzzer's generator: hostile titles and notes, every verb and path form)
+// on the CLI over files and on noggin-rpc over a team database: every
+// envelope and every final noggin must be the same bytes. Sequences about
+// files (a location the database refuses, a failure only a file can give)
+// are left out and counted.
+func TestDifferentialPostgres(t *testing.T) {
+	c := pgtest.Start(t, pgtest.Options{})
+	srv := startReplicas(t, c.DSN, 1, processEnv(true))[0]
+	sf, err := NewRPCSurface(srv.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := pgstore.Open(context.Background(), c.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	pr := &pgRunner{db: db, sf: sf, r: &Runner{Work: filepath.Join(suite.tmp, "pg-diff"), Surfaces: map[string]Surface{RPC: sf}}}
+
+	chooser := NewSeededChooser(*fuzzSeed + 1)
+	scns := make([]*Scenario, *fuzzPGSeqs)
+	for i := range scns {
+		scns[i] = GenScenario(chooser, fmt.Sprintf("pgfuzz-%04d", i), *fuzzSteps)
+	}
+	cli := runModesOf(t, scns, []string{CLI}, false)
+	ran, left, steps := 0, 0, 0
+	for _, s := range scns {
+		ref := cli[s.Name][0]
+		if pgEligible(s, "") != "" || ref.Err != nil || touchesFileOnly(ref) {
+			left++
+			continue
+		}
+		ran++
+		steps += len(s.Steps())
+		trimmed := withoutHistories(s)
+		files := map[string][]byte{}
+		var finals []string
+		for name, data := range ref.Files {
+			if nogginName(name) {
+				files[name] = data
+				finals = append(finals, name)
+			}
+		}
+		refTrimmed := *ref
+		refTrimmed.Files = files
+		res := pr.run(t, s, finals)
+		msgs := Compare(trimmed, []*RunResult{&refTrimmed, res}, Normalizer(suite.work))
+		if len(res.Files) != len(files) {
+			msgs = append(msgs, fmt.Sprintf("%s: %d noggins on files, %d in the database", s.Name, len(files), len(res.Files)))
+		}
+		if len(msgs) > 0 {
+			var lines []string
+			for _, st := range s.Steps() {
+				lines = append(lines, "-- "+st.Header+" --")
+			}
+			t.Errorf("files and the team database diverge on %s:\n%s\n%s", s.Name, strings.Join(lines, "\n"), strings.Join(msgs, "\n"))
+		}
+	}
+	t.Logf("differential on PostgreSQL: %d sequences, %d steps (seed %d) ran; %d about files left out", ran, steps, *fuzzSeed+1, left)
+	if ran < len(scns)/2 {
+		t.Errorf("only %d of %d sequences could run on the team database", ran, len(scns))
+	}
+}
+
+// touchesFileOnly reports whether a run met a failure only files give.
+func touchesFileOnly(r *RunResult) bool {
+	for _, o := range r.Steps {
+		if o != nil && o.Err == nil && fileOnlyCodes[outcomeCode(o.Text)] {
+			return true
+		}
+	}
+	return false
 }

@@ -61,9 +61,9 @@ func (db *DB) Import(ctx context.Context, name string, doc *noggin.Document, rep
 					extra = &e
 				}
 				for n, note := range it.Notes {
-					notes = append(notes, []any{id, it.Key, n, nullable(note.Timestamp), note.Text})
+					notes = append(notes, []any{id, []byte(it.Key), n, nullable(note.Timestamp), []byte(note.Text)})
 				}
-				return []any{id, it.Key, pos[i], nullable(it.ParentKey), it.Title, it.Done, it.CreatedAt, extra}, nil
+				return []any{id, []byte(it.Key), pos[i], nullable(it.ParentKey), []byte(it.Title), it.Done, nullablePtr(it.CreatedAt), extra}, nil
 			}))
 		if err != nil {
 			return err

@@ -142,6 +142,9 @@ func Name(location string) (string, error) {
 	refuse := func(detail string) error {
 		return noggin.NewError(noggin.CodeLocationRefused, noggin.F("location", loc), noggin.F("detail", detail))
 	}
+	if strings.ContainsRune(loc, 0) {
+		return "", refuse("a name must not contain U+0000")
+	}
 	if strings.HasPrefix(loc, "/") || loc == "~" || strings.HasPrefix(loc, "~/") {
 		return "", refuse("a team server's noggins are names relative to it, not paths of its disk")
 	}

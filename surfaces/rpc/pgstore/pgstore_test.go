@@ -106,6 +106,9 @@ var script = []step{
 	s("delete", "path", "/1"),             // has-descendants: no write
 	s("push", "title", "\x1b[31mred\u0085\ufeff"),
 	s("note", "text", "yes"),
+	s("push", "title", "nul\x00inside"),
+	s("note", "text", "a\x00b"),
+	s("pop"),
 	s("done", "closeAll", true),
 	s("undo"),
 	s("undo"),
@@ -196,6 +199,14 @@ items:
     notes:
       - timestamp: '2026-01-01T00:00:00.000Z'
         text: "line\nline"
+  - key: "k\0nul"
+    parentKey: k1
+    title: "\0"
+    done: false
+    createdAt: ''
+    notes:
+      - timestamp: ''
+        text: "\0"
 `
 	doc, err := codec.DecodeYAML([]byte(src))
 	if err != nil {

@@ -14,32 +14,34 @@ import (
 // edit: a replica of an older build refuses a newer schema.
 var migrations = []string{
 	// 1: noggins, their items (flat order kept by pos), notes and history.
+	// Text from users (keys, titles, notes, timestamps) is bytea: PostgreSQL
+	// text cannot hold U+0000, which a title may contain.
 	`CREATE TABLE noggins (
 		id      bigserial PRIMARY KEY,
 		name    text NOT NULL UNIQUE,
 		version bigint NOT NULL DEFAULT 0,
-		active  text,
+		active  bytea,
 		digest  text NOT NULL,
 		head    text
 	);
 	CREATE TABLE items (
 		noggin     bigint NOT NULL REFERENCES noggins (id) ON DELETE CASCADE,
-		key        text NOT NULL,
+		key        bytea NOT NULL,
 		pos        text COLLATE "C" NOT NULL,
-		parent_key text,
-		title      text NOT NULL,
+		parent_key bytea,
+		title      bytea NOT NULL,
 		done       boolean NOT NULL,
-		created_at text,
+		created_at bytea,
 		extra      text,
 		PRIMARY KEY (noggin, key),
 		CONSTRAINT items_pos UNIQUE (noggin, pos) DEFERRABLE INITIALLY DEFERRED
 	);
 	CREATE TABLE notes (
 		noggin bigint NOT NULL,
-		key    text NOT NULL,
+		key    bytea NOT NULL,
 		seq    integer NOT NULL,
-		ts     text,
-		body   text NOT NULL,
+		ts     bytea,
+		body   bytea NOT NULL,
 		PRIMARY KEY (noggin, key, seq),
 		FOREIGN KEY (noggin, key) REFERENCES items (noggin, key) ON DELETE CASCADE
 	);

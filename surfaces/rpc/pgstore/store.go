@@ -204,7 +204,8 @@ func (s *nogginStore) publish(old, next *noggin.Document) {
 // reload reads the whole noggin id.
 func (s *nogginStore) reload(ctx context.Context, q querier, id int64) error {
 	var version int64
-	var active, head *string
+	var active []byte
+	var head *string
 	var digest string
 	err := q.QueryRow(ctx, `SELECT version, active, digest, head FROM noggins WHERE id = $1`, id).Scan(&version, &active, &digest, &head)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -225,9 +226,7 @@ func (s *nogginStore) reload(ctx context.Context, q querier, id int64) error {
 		}
 		doc.Order, doc.Extra = h.Order, h.Extra
 	}
-	if active != nil {
-		doc.Active = *active
-	}
+	doc.Active = string(active)
 	_ = noggin.Validate(doc) // remembered when valid: later writes check only what they touch
 	noggin.Index(doc)        // and index only what they change
 	old := s.doc
@@ -250,26 +249,29 @@ func readItems(ctx context.Context, q querier, id int64) (*noggin.Document, map[
 	pos := map[string]string{}
 	byKey := map[string]*noggin.Item{}
 	for rows.Next() {
-		var key, p, title string
-		var parent, created, extra *string
+		var p string
+		var rawKey, parent, title, created []byte
+		var extra *string
 		var done bool
-		if err := rows.Scan(&key, &p, &parent, &title, &done, &created, &extra); err != nil {
+		if err := rows.Scan(&rawKey, &p, &parent, &title, &done, &created, &extra); err != nil {
 			rows.Close()
 			return nil, nil, unavailable(ctx, err)
 		}
+		key := string(rawKey)
 		it := &noggin.Item{Notes: []noggin.Note{}}
 		if extra != nil {
 			if it, err = codec.DecodeItem([]byte(*extra)); err != nil {
 				rows.Close()
-				return nil, nil, noggin.Errorf(noggin.CodeInvalidDocument, "item %s: stored fields do not parse: %v", key, err)
+				return nil, nil, noggin.Errorf(noggin.CodeInvalidDocument, "item %q: stored fields do not parse: %v", key, err)
 			}
 			if it.Notes != nil {
 				it.Notes = []noggin.Note{}
 			}
 		}
-		it.Key, it.Title, it.Done, it.CreatedAt, it.ParentKey = key, title, done, created, ""
-		if parent != nil {
-			it.ParentKey = *parent
+		it.Key, it.Title, it.Done, it.ParentKey, it.CreatedAt = key, string(title), done, string(parent), nil
+		if created != nil {
+			c := string(created)
+			it.CreatedAt = &c
 		}
 		doc.Items = append(doc.Items, it)
 		pos[key] = p
@@ -283,18 +285,13 @@ func readItems(ctx context.Context, q querier, id int64) (*noggin.Document, map[
 		return nil, nil, unavailable(ctx, err)
 	}
 	for rows.Next() {
-		var key, body string
-		var ts *string
+		var key, ts, body []byte
 		if err := rows.Scan(&key, &ts, &body); err != nil {
 			rows.Close()
 			return nil, nil, unavailable(ctx, err)
 		}
-		if it := byKey[key]; it != nil {
-			n := noggin.Note{Text: body}
-			if ts != nil {
-				n.Timestamp = *ts
-			}
-			it.Notes = append(it.Notes, n)
+		if it := byKey[string(key)]; it != nil {
+			it.Notes = append(it.Notes, noggin.Note{Text: string(body), Timestamp: string(ts)})
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -388,11 +385,7 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 	batch := &pgx.Batch{}
 	positions := s.rowWrites(batch, id, before, out, ops)
 	posJSON, _ := json.Marshal(positions)
-	var active *string
-	if out.Active != "" {
-		active = &out.Active
-	}
-	batch.Queue(`UPDATE noggins SET version = $2, digest = $3, active = $4 WHERE id = $1`, id, version+1, entry.After, active)
+	batch.Queue(`UPDATE noggins SET version = $2, digest = $3, active = $4 WHERE id = $1`, id, version+1, entry.After, nullable(out.Active))
 	batch.Queue(`INSERT INTO history (noggin, seq, entry, positions) VALUES ($1, $2, $3, $4)`,
 		id, version+1, string(codec.EncodeEntry(entry)), string(posJSON))
 	if (version+1)%100 == 0 {
@@ -528,7 +521,7 @@ func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Docu
 			}
 			if newPos || na.Title != nb.Title || na.Done != nb.Done || na.ParentKey != nb.ParentKey {
 				b.Queue(`UPDATE items SET pos = $3, parent_key = $4, title = $5, done = $6 WHERE noggin = $1 AND key = $2`,
-					id, k, p, nullable(na.ParentKey), na.Title, na.Done)
+					id, []byte(k), p, nullable(na.ParentKey), []byte(na.Title), na.Done)
 			}
 			switch {
 			case len(na.Notes) > len(nb.Notes):
@@ -536,14 +529,18 @@ func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Docu
 					queueNote(b, id, k, i, na.Notes[i])
 				}
 			case len(na.Notes) < len(nb.Notes):
-				b.Queue(`DELETE FROM notes WHERE noggin = $1 AND key = $2 AND seq >= $3`, id, k, len(na.Notes))
+				b.Queue(`DELETE FROM notes WHERE noggin = $1 AND key = $2 AND seq >= $3`, id, []byte(k), len(na.Notes))
 			}
 		}
 	}
 	if len(removed) > 0 {
 		// First: a position given now may be one a removed item held.
 		rm := &pgx.Batch{}
-		rm.Queue(`DELETE FROM items WHERE noggin = $1 AND key = ANY($2)`, id, removed)
+		keys := make([][]byte, len(removed))
+		for i, k := range removed {
+			keys[i] = []byte(k)
+		}
+		rm.Queue(`DELETE FROM items WHERE noggin = $1 AND key = ANY($2)`, id, keys)
 		b.QueuedQueries = append(rm.QueuedQueries, b.QueuedQueries...)
 	}
 	return positions
@@ -556,22 +553,30 @@ func queueInsert(b *pgx.Batch, id int64, it *noggin.Item, pos string) {
 		extra = &e
 	}
 	b.Queue(`INSERT INTO items (noggin, key, pos, parent_key, title, done, created_at, extra) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		id, it.Key, pos, nullable(it.ParentKey), it.Title, it.Done, it.CreatedAt, extra)
+		id, []byte(it.Key), pos, nullable(it.ParentKey), []byte(it.Title), it.Done, nullablePtr(it.CreatedAt), extra)
 	for i, n := range it.Notes {
 		queueNote(b, id, it.Key, i, n)
 	}
 }
 
 func queueNote(b *pgx.Batch, id int64, key string, seq int, n noggin.Note) {
-	b.Queue(`INSERT INTO notes (noggin, key, seq, ts, body) VALUES ($1, $2, $3, $4, $5)`, id, key, seq, nullable(n.Timestamp), n.Text)
+	b.Queue(`INSERT INTO notes (noggin, key, seq, ts, body) VALUES ($1, $2, $3, $4, $5)`, id, []byte(key), seq, nullable(n.Timestamp), []byte(n.Text))
 }
 
-// nullable maps "" (the model's null) to SQL NULL.
-func nullable(s string) *string {
+// nullable maps "" (the model's null) to SQL NULL, and text to bytea.
+func nullable(s string) []byte {
 	if s == "" {
 		return nil
 	}
-	return &s
+	return []byte(s)
+}
+
+// nullablePtr maps nil to SQL NULL, and text (even "") to bytea.
+func nullablePtr(s *string) []byte {
+	if s == nil {
+		return nil
+	}
+	return append(make([]byte, 0, len(*s)), *s...) // non-nil: "" is not NULL
 }
 
 // locate finds the index in doc.Items of each key's item.
