@@ -115,6 +115,32 @@ func FuzzApply(f *testing.F) {
 		if !Equal(doc, tree(F1)) {
 			t.Fatal("input mutated")
 		}
+		// The same ops on the same document known valid and indexed (a
+		// long-lived store's) or with its key index (a file just read)
+		// give the same result or the same error, and the result's
+		// derived index answers as a fresh one.
+		for i, prep := range []func(*Document){
+			func(d *Document) { _ = Validate(d); Index(d) },
+			func(d *Document) { _ = CheckKeys(d) },
+		} {
+			d := tree(F1)
+			prep(d)
+			got2, err2 := Apply(d, ops)
+			if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
+				t.Fatalf("prepared input %d: error %v, plain %v", i, err2, err)
+			}
+			if err != nil {
+				continue
+			}
+			if !Equal(got, got2) {
+				t.Fatalf("prepared input %d: result differs", i)
+			}
+			for _, it := range got2.Items {
+				if p, want := PathOf(got2, it.Key), PathOf(&Document{Items: got2.Items}, it.Key); p != want {
+					t.Fatalf("prepared input %d: path of %s %q, fresh %q", i, it.Key, p, want)
+				}
+			}
+		}
 		if err != nil {
 			if e, ok := err.(*Error); !ok || (e.Code != CodeInvalidOp && e.Code != CodeInvalidDocument) {
 				t.Fatalf("error %#v", err)
