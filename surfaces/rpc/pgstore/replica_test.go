@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/core/store"
@@ -257,5 +258,49 @@ func TestLockTimeout(t *testing.T) {
 	doc, err := db.Export(ctx, "team.yaml")
 	if err != nil || len(doc.Items) != 2 || doc.Items[1].Title != "third" {
 		t.Fatalf("after the lock: %v %+v", err, doc)
+	}
+}
+
+// TestOpsInOneWrite: one write whose ops change a note in the middle of the
+// list (unnote then note), move an item into a removed item's place and
+// add items in a run lands in the database exactly as Apply computes it.
+func TestOpsInOneWrite(t *testing.T) {
+	db, dsn := newDB(t)
+	ctx := context.Background()
+	run := &request.Runner{Engine: engine(t), Opener: db}
+	for _, title := range []string{"a", "b", "c"} {
+		if err := call(t, run, "add", "title", title); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := call(t, run, "note", "path", "/1", "text", "one"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := db.Open(ctx, "team.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := st.Load(ctx)
+	a, b, c := doc.Items[0].Key, doc.Items[1].Key, doc.Items[2].Key
+	want, err := st.Update(ctx, noggin.Write{Verb: "test", Time: "2026-01-02T03:04:05.678Z", Plan: func(*noggin.Document, *noggin.History) ([]noggin.Op, error) {
+		return []noggin.Op{
+			{Type: noggin.OpUnnote, Key: a},
+			{Type: noggin.OpNote, Key: a, Note: &noggin.Note{Text: "two"}},
+			{Type: noggin.OpRemove, Keys: []string{b}},
+			{Type: noggin.OpMove, Key: c, Position: 0},
+			{Type: noggin.OpAdd, Item: &noggin.Item{Key: "x1", Title: "x1", Notes: []noggin.Note{}}, Position: 1},
+			{Type: noggin.OpAdd, Item: &noggin.Item{Key: "x2", Title: "x2", Notes: []noggin.Note{}}, Position: 2},
+		}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A replica that reads everything from the rows sees the same noggin.
+	got, err := openDB(t, dsn).Export(ctx, "team.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(codec.EncodeYAML(got)) != string(codec.EncodeYAML(want)) {
+		t.Fatalf("rows give\n%s\nApply gave\n%s", codec.EncodeYAML(got), codec.EncodeYAML(want))
 	}
 }

@@ -523,13 +523,17 @@ func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Docu
 				b.Queue(`UPDATE items SET pos = $3, parent_key = $4, title = $5, done = $6 WHERE noggin = $1 AND key = $2`,
 					id, []byte(k), p, nullable(na.ParentKey), []byte(na.Title), na.Done)
 			}
-			switch {
-			case len(na.Notes) > len(nb.Notes):
-				for i := len(nb.Notes); i < len(na.Notes); i++ {
-					queueNote(b, id, k, i, na.Notes[i])
-				}
-			case len(na.Notes) < len(nb.Notes):
-				b.Queue(`DELETE FROM notes WHERE noggin = $1 AND key = $2 AND seq >= $3`, id, []byte(k), len(na.Notes))
+			// Notes change at the end (note, unnote); from the first one
+			// that differs, the rows are replaced.
+			same := 0
+			for same < len(na.Notes) && same < len(nb.Notes) && na.Notes[same] == nb.Notes[same] {
+				same++
+			}
+			if same < len(nb.Notes) {
+				b.Queue(`DELETE FROM notes WHERE noggin = $1 AND key = $2 AND seq >= $3`, id, []byte(k), same)
+			}
+			for i := same; i < len(na.Notes); i++ {
+				queueNote(b, id, k, i, na.Notes[i])
 			}
 		}
 	}
