@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
@@ -66,7 +68,7 @@ func move(ctx context.Context, args []string, getenv func(string) string, stdout
 		file, name := fs.Arg(0), fs.Arg(1)
 		src, err := store.Open(ctx, file, store.Options{})
 		if err != nil {
-			fmt.Fprintf(stderr, "noggin-rpc: %s: %s\n", file, noggin.Wrap(err).MessageFor("import"))
+			fmt.Fprintf(stderr, "noggin-rpc: %q: %s\n", file, safe(noggin.Wrap(err).MessageFor("import")))
 			return exitOf(err)
 		}
 		doc, err := src.Load(ctx)
@@ -74,10 +76,10 @@ func move(ctx context.Context, args []string, getenv func(string) string, stdout
 			err = db.Import(ctx, name, doc, replace)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "noggin-rpc: import %s as %s: %s\n", file, name, message(err))
+			fmt.Fprintf(stderr, "noggin-rpc: import %q as %q: %s\n", file, name, safe(message(err)))
 			return exitOf(err)
 		}
-		fmt.Fprintf(stdout, "imported %s as %s (%d items)\n", file, name, len(doc.Items))
+		fmt.Fprintf(stdout, "imported %q as %q (%d items)\n", file, name, len(doc.Items))
 		return 0
 	}
 	name, file := fs.Arg(0), fs.Arg(1)
@@ -86,11 +88,24 @@ func move(ctx context.Context, args []string, getenv func(string) string, stdout
 		err = writeFile(file, doc)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "noggin-rpc: export %s to %s: %s\n", name, file, message(err))
+		fmt.Fprintf(stderr, "noggin-rpc: export %q to %q: %s\n", name, file, safe(message(err)))
 		return exitOf(err)
 	}
-	fmt.Fprintf(stdout, "exported %s to %s (%d items)\n", name, file, len(doc.Items))
+	fmt.Fprintf(stdout, "exported %q to %q (%d items)\n", name, file, len(doc.Items))
 	return 0
+}
+
+// safe makes a message fit for a terminal: names inside it come from the
+// command line or a noggin and may hold escape sequences, which are shown
+// escaped (as Go quotes them) instead of acting on the terminal.
+func safe(s string) string {
+	for _, r := range s {
+		if !unicode.IsGraphic(r) && r != ' ' {
+			q := strconv.Quote(s)
+			return q[1 : len(q)-1]
+		}
+	}
+	return s
 }
 
 func message(err error) string {

@@ -46,11 +46,12 @@ func TestImportExport(t *testing.T) {
 		{[]string{"export", "nothing.yaml", filepath.Join(dir, "x.yaml")}, 1, "no noggin"},
 		{[]string{"export", "--store", "", "team.yaml", "x"}, 0, "exported"},
 		{[]string{"serve", "--store", c.DSN, "--root", dir}, 2, "exclude"},
+		{[]string{"export", "\x1b[31mred.yaml", filepath.Join(dir, "x.yaml")}, 1, `\x1b[31mred.yaml`},
 	} {
 		if tc.args[0] == "export" && tc.args[1] == "--store" {
 			tc.args = []string{"export", "--store", c.DSN, "team.yaml", filepath.Join(dir, "x.yaml")}
 		}
-		if code, out := run(tc.args...); code != tc.code || !strings.Contains(out, tc.msg) {
+		if code, out := run(tc.args...); code != tc.code || !strings.Contains(out, tc.msg) || strings.Contains(out, "\x1b") {
 			t.Errorf("%v: exit %d, output %q", tc.args, code, out)
 		}
 	}
