@@ -49,6 +49,10 @@ func (db *DB) Import(ctx context.Context, name string, doc *noggin.Document, rep
 			name, nullable(doc.Active), initialDigest, head).Scan(&id); err != nil {
 			return err
 		}
+		// The imported state is not the empty noggin: a token of its own.
+		if _, err := tx.Exec(ctx, `UPDATE noggins SET digest = $2 WHERE id = $1`, id, importedDigest(id)); err != nil {
+			return err
+		}
 		pos := spread("", "", len(doc.Items))
 		var notes [][]any
 		_, err = tx.CopyFrom(ctx, pgx.Identifier{"items"},

@@ -77,6 +77,75 @@ func TestWatchAcrossReplicas(t *testing.T) {
 	}
 }
 
+// TestWatchCreatedElsewhere: a replica that knew a noggin as absent and
+// catches up late on the writes that created it (another replica's) sends
+// its watchers one event per commit, not one for all of them.
+func TestWatchCreatedElsewhere(t *testing.T) {
+	db1, dsn := newDB(t)
+	db2 := openDB(t, dsn)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := db2.Open(ctx, "team.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ch, err := store.Subscribe(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := pgstore.Hold(db2, "team.yaml")
+	r := &request.Runner{Engine: engine(t), Opener: db1}
+	const n = 5
+	for i := range n {
+		if err := call(t, r, "add", "title", fmt.Sprintf("item %d", i)); err != nil {
+			release()
+			t.Fatal(err)
+		}
+	}
+	release()
+	for i := range n {
+		select {
+		case ev := <-ch:
+			if len(ev.Doc.Items) != i+1 {
+				t.Fatalf("event %d: %d items", i, len(ev.Doc.Items))
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("event %d never came", i)
+		}
+	}
+}
+
+// TestWriteAfterImportElsewhere: a replica that knew a noggin as absent
+// writes to it, with no read first, after another imported it: the write
+// lands on the imported noggin, not on the empty one it remembered.
+func TestWriteAfterImportElsewhere(t *testing.T) {
+	db1, dsn := newDB(t)
+	ctx := context.Background()
+	st, err := openDB(t, dsn).Open(ctx, "team.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := codec.DecodeYAML([]byte("schemaVersion: 1\nactive: null\nitems:\n  - key: a\n    parentKey: null\n    title: imported\n    done: false\n    notes: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db1.Import(ctx, "team.yaml", doc, false); err != nil {
+		t.Fatal(err)
+	}
+	var saw int
+	_, err = st.Update(ctx, noggin.Write{Verb: "note", Time: "2026-01-01T00:00:00.000Z",
+		Plan: func(d *noggin.Document, _ *noggin.History) ([]noggin.Op, error) {
+			saw = len(d.Items)
+			return nil, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saw != 1 {
+		t.Fatalf("the write planned on %d items, want the imported one", saw)
+	}
+}
+
 // TestConcurrentReplicas: three replicas, four clients each, 100 mixed
 // writes per client on one noggin: all 1,200 acknowledged and present.
 func TestConcurrentReplicas(t *testing.T) {

@@ -113,7 +113,11 @@ func (s *nogginStore) catchUp(ctx context.Context, tx pgx.Tx, id, version int64)
 	if tx != nil {
 		q = tx
 	}
-	if s.loaded && s.id == id && version > s.version && version-s.version <= 200 {
+	// A noggin this replica knew as absent (no row) and another replica
+	// created by a write is caught up from its first entry too, so its
+	// watchers see every commit.
+	created := s.loaded && s.id == 0 && s.version == 0
+	if s.loaded && (s.id == id || created) && version > s.version && version-s.version <= 200 {
 		if ok, err := s.replay(ctx, q, id, version); ok || err != nil {
 			return err
 		}
@@ -161,8 +165,12 @@ func (s *nogginStore) replay(ctx context.Context, q querier, id, version int64) 
 	if err := rows.Err(); err != nil {
 		return false, unavailable(ctx, err)
 	}
-	if int64(len(steps)) != version-s.version || (len(steps) > 0 && steps[0].seq != s.version+1) {
+	if int64(len(steps)) != version-s.version || (len(steps) > 0 && (steps[0].seq != s.version+1 || steps[0].entry.Before != s.digest)) {
 		return false, nil
+	}
+	if s.id != id { // the row another replica created, from the empty noggin
+		s.id = id
+		s.db.remember(s, id)
 	}
 	for _, st := range steps {
 		next, err := noggin.Apply(s.doc, st.entry.Ops)
@@ -408,8 +416,9 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 // lockRow locks the noggin's row for the transaction, creating it for
 // the first write.
 func (s *nogginStore) lockRow(ctx context.Context, tx pgx.Tx) (id, version int64, err error) {
+	var digest string
 	for range 2 {
-		err = tx.QueryRow(ctx, `SELECT id, version FROM noggins WHERE name = $1 FOR UPDATE`, s.name).Scan(&id, &version)
+		err = tx.QueryRow(ctx, `SELECT id, version, digest FROM noggins WHERE name = $1 FOR UPDATE`, s.name).Scan(&id, &version, &digest)
 		if !errors.Is(err, pgx.ErrNoRows) {
 			break
 		}
@@ -421,8 +430,9 @@ func (s *nogginStore) lockRow(ctx context.Context, tx pgx.Tx) (id, version int64
 	if err != nil {
 		return 0, 0, unavailable(ctx, err)
 	}
-	if s.loaded && s.id == 0 && version == 0 {
-		// The empty document the cache holds is the new row's.
+	if s.loaded && s.id == 0 && version == 0 && digest == initialDigest {
+		// The empty document the cache holds is the new row's (an
+		// imported noggin's first state has a token of its own).
 		s.id, s.digest = id, initialDigest
 		s.db.remember(s, id)
 	}
@@ -431,6 +441,9 @@ func (s *nogginStore) lockRow(ctx context.Context, tx pgx.Tx) (id, version int64
 
 // initialDigest names the state of a noggin before its first write.
 const initialDigest = "pg:0"
+
+// importedDigest names the state an import leaves in row id.
+func importedDigest(id int64) string { return fmt.Sprintf("pg:%d:0", id) }
 
 // afterDigest names the state a write leaves: undo and redo restore the
 // state before the write they take back (its Before), every other write
