@@ -39,6 +39,9 @@ type fastParser struct {
 	blines []bline
 	// splitMin is parallelMin (tests lower it).
 	splitMin int
+	// spans, when non-nil, receives where each item lies in s (see
+	// Source), in the order of the items.
+	spans *[]span
 }
 
 type bline struct {
@@ -142,6 +145,12 @@ func decodeFast(data []byte) (doc *noggin.Document, ok bool) {
 // decodeFastSplit is decodeFast reading items lists of splitMin bytes or
 // more in two halves at once.
 func decodeFastSplit(data []byte, splitMin int) (doc *noggin.Document, ok bool) {
+	return decodeFastSpans(data, splitMin, nil)
+}
+
+// decodeFastSpans is decodeFastSplit, also recording in *spans (when not
+// nil) where each item lies in data.
+func decodeFastSpans(data []byte, splitMin int, spans *[]span) (doc *noggin.Document, ok bool) {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, false
 	}
@@ -154,7 +163,7 @@ func decodeFastSplit(data []byte, splitMin int) (doc *noggin.Document, ok bool) 
 		}
 	}()
 	p := &fastParser{ //nolint:gosec // data is never modified while the document lives (a read-only mapping or a buffer owned by the store)
-		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin}
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin, spans: spans}
 	return p.document(), true
 }
 
@@ -326,6 +335,10 @@ func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
 	}
 	done := make(chan half, 1)
 	q := &fastParser{s: p.s, pos: split, chunk: p.chunk, splitMin: p.splitMin}
+	var secondSpans []span
+	if p.spans != nil {
+		q.spans = &secondSpans
+	}
 	go func() {
 		var h half
 		defer func() {
@@ -355,6 +368,9 @@ func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
 		panic(second.fault)
 	}
 	p.pos = second.pos
+	if p.spans != nil {
+		*p.spans = append(*p.spans, secondSpans...)
+	}
 	return append(first[:len(first):len(first)], second.items...), true
 }
 
@@ -416,11 +432,16 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 			}
 			slab = append(slab, noggin.Item{})
 			st = itemState{it: &slab[len(slab)-1]}
+			if p.spans != nil {
+				*p.spans = append(*p.spans, span{start: p.pos + fi})
+			}
 			p.advance(line)
 			p.itemField(&st, line, fi, &notesSlab, &created)
+			p.spanEnd()
 		case sp == fi && !isEntry && st.it != nil:
 			p.advance(line)
 			p.itemField(&st, line, fi, &notesSlab, &created)
+			p.spanEnd()
 		case sp < si || (sp == 0 && !isEntry):
 			return collect()
 		default:
@@ -428,6 +449,13 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 		}
 	}
 	return collect()
+}
+
+// spanEnd ends the current item's span after the lines read so far.
+func (p *fastParser) spanEnd() {
+	if p.spans != nil {
+		(*p.spans)[len(*p.spans)-1].end = p.pos - 1
+	}
 }
 
 func isDefaultItemOrder(st *itemState) bool {

@@ -31,10 +31,16 @@ func nl(b []byte, level int) []byte {
 // their io.Writer (between items).
 const flushSize = 64 << 10
 
+// itemSource gives the bytes of an item that may have been encoded before
+// (an ItemCache, a Source).
+type itemSource interface {
+	append(b []byte, it *noggin.Item) []byte
+}
+
 // appendYAMLDoc writes doc (without the final newline). A non-nil flush is
 // called between items once the buffer holds flushSize bytes and returns
-// the buffer to continue with.
-func appendYAMLDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte, items *ItemCache) []byte {
+// the buffer to continue with. items (may be nil) supplies items' bytes.
+func appendYAMLDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte, items itemSource) []byte {
 	for i, name := range docOrder(doc) {
 		if i > 0 {
 			b = nl(b, 0)

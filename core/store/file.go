@@ -58,6 +58,9 @@ type fileStore struct {
 	loaded bool
 	doc    *noggin.Document
 	raw    []byte
+	// src places doc's items in raw, for a write that copies the unchanged
+	// ones (one-shot processes only; nil when unknown).
+	src *codec.Source
 	// rawDoc: raw is not kept; the file holds exactly encode(doc) (this
 	// store wrote it), which cachedRawLocked rebuilds when it is needed.
 	rawDoc bool
@@ -129,7 +132,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 		s.failErr = nil
 		return s.doc, nil
 	}
-	raw, doc, err := s.load()
+	raw, doc, src, err := s.load()
 	if err != nil {
 		if statErr == nil {
 			fresh := s.failErr == nil || st != s.failSt || err.Error() != s.failErr.Error()
@@ -142,6 +145,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	}
 	s.failErr = nil
 	s.replaceLocked(doc, raw, st, now)
+	s.src = src
 	return doc, nil
 }
 
@@ -156,7 +160,7 @@ func (s *fileStore) racy() bool {
 func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, st stamp, now time.Time) {
 	prev, had := s.doc, s.loaded
 	s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
-	s.digest = ""
+	s.digest, s.src = "", nil
 	if !s.mapFiles {
 		// A long-lived store reads and writes this document again and
 		// again: index it now, and its writes derive their documents'
@@ -192,23 +196,24 @@ func (s *fileStore) stat() (stamp, error) {
 	return stampOf(fi), nil
 }
 
-// load reads and decodes the file (raw is nil for a missing file).
-func (s *fileStore) load() (raw []byte, doc *noggin.Document, err error) {
+// load reads and decodes the file (raw is nil for a missing file), and
+// in a one-shot process places its items in raw (src, may be nil).
+func (s *fileStore) load() (raw []byte, doc *noggin.Document, src *codec.Source, err error) {
 	raw, mapped, err := s.read(s.mapFiles)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if mapped {
-		if guard(func() { doc, err = s.decode(raw) }) {
-			return raw, doc, err
+		if guard(func() { doc, src, err = s.decode(raw) }) {
+			return raw, doc, src, err
 		}
 		// The file shrank while mapped (rewritten in place): read it.
 		if raw, _, err = s.read(false); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	doc, err = s.decode(raw)
-	return raw, doc, err
+	doc, src, err = s.decode(raw)
+	return raw, doc, src, err
 }
 
 // refused maps an os.Root escape to location-refused.
@@ -220,16 +225,21 @@ func (s *fileStore) refused(err error) error {
 }
 
 // decode parses the file's bytes: JSON for .json files, else YAML. Load
-// errors of the document get data.path.
-func (s *fileStore) decode(raw []byte) (*noggin.Document, error) {
+// errors of the document get data.path. A one-shot process (MapFiles)
+// also gets the Source of a YAML file, for its write.
+func (s *fileStore) decode(raw []byte) (*noggin.Document, *codec.Source, error) {
 	if raw == nil { // missing file
-		return noggin.NewDocument(), nil
+		return noggin.NewDocument(), nil, nil
 	}
 	var doc *noggin.Document
+	var src *codec.Source
 	var err error
-	if s.jsonFile {
+	switch {
+	case s.jsonFile:
 		doc, err = codec.DecodeJSON(raw)
-	} else {
+	case s.mapFiles:
+		doc, src, err = codec.DecodeYAMLSource(raw)
+	default:
 		doc, err = codec.DecodeYAML(raw)
 	}
 	if err == nil {
@@ -238,11 +248,11 @@ func (s *fileStore) decode(raw []byte) (*noggin.Document, error) {
 	if err != nil {
 		var e *noggin.Error
 		if errors.As(err, &e) && (e.Code == noggin.CodeInvalidDocument || e.Code == noggin.CodeUnsupportedSchema) {
-			return nil, e.With(noggin.F("path", s.shown))
+			return nil, nil, e.With(noggin.F("path", s.shown))
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	return doc, nil
+	return doc, src, nil
 }
 
 func (s *fileStore) encode(doc *noggin.Document) []byte {

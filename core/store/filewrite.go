@@ -86,14 +86,14 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		}
 	}
 	s.mu.Lock()
-	fresh, loaded := s.doc, s.loaded
+	fresh, loaded, src := s.doc, s.loaded, s.src
 	var raw []byte
 	if loaded {
 		raw = s.cachedRawLocked()
 	}
 	s.mu.Unlock()
 	if !loaded || !s.sameFile(raw, &s.wscratch) {
-		if raw, fresh, err = s.load(); err != nil {
+		if raw, fresh, src, err = s.load(); err != nil {
 			return nil, err
 		}
 	}
@@ -135,13 +135,29 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	if jerr == nil {
 		entry.Before = h.Digest()
 	}
-	after, err := s.writeAtomic(next, out)
+	// The journal is read before the write when the write may copy the
+	// unchanged items' bytes from the file: only if the file is what the
+	// last journalled write left (its digest is that write's after), which
+	// this encoder wrote, are those bytes their encoding.
+	var journal *[]byte
+	if src != nil && out == nil && jerr == nil {
+		data, rerr := s.fsy.ReadFile(s.name + historySuffix)
+		if rerr == nil || notExist(rerr) {
+			journal = &data
+		}
+		if lastAfter(data) != entry.Before || entry.Before == "" {
+			src = nil
+		}
+	} else {
+		src = nil
+	}
+	after, err := s.writeAtomic(next, out, src, st)
 	if err != nil {
 		return nil, s.writeErr(err)
 	}
 	if jerr == nil {
 		entry.After = after
-		_ = appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal) // never fails the write
+		_ = appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal, journal) // never fails the write
 	}
 	st, _ = s.stat()
 	s.mu.Lock()
@@ -163,11 +179,18 @@ func (s *fileStore) writeErr(err error) error {
 }
 
 // writeAtomic writes data, or if it is nil doc encoded as the file's
-// format and streamed (no document-sized buffer), to
+// format and streamed (no document-sized buffer; copying unchanged items
+// from src when it is not nil, see codec.WriteYAMLFrom), to
 // <file>.tmp-<pid>-<epoch-ms>, fsyncs it, renames it over the file and
 // fsyncs the directory, and returns the digest of what it wrote. The temp
 // file is removed on failure.
-func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (digest string, err error) {
+//
+// src maps the file, whose stamp was st under the lock. A tool that ignores
+// the lock and rewrites the file in place while the bytes are copied makes
+// the mapping fault (caught) or read other bytes, even zeros past a
+// shortened end; the file's stamp then differs from st after the copy.
+// Either way the items are encoded instead.
+func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte, src *codec.Source, st stamp) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
@@ -185,7 +208,22 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (digest strin
 		_, err = f.Write(data)
 	case s.jsonFile:
 		err = codec.WriteJSON(io.MultiWriter(f, sum), doc)
+	case src != nil && guard(func() {
+		if beforeSplice != nil {
+			beforeSplice()
+		}
+		err = codec.WriteYAMLFrom(io.MultiWriter(f, sum), doc, src)
+	}) && s.unchanged(st):
 	default:
+		if src != nil { // the copy was not sound: start again, encoding all
+			if _, err = f.Seek(0, io.SeekStart); err == nil {
+				err = f.Truncate(0)
+			}
+			if err != nil {
+				break
+			}
+			sum = &digester{}
+		}
 		err = codec.WriteYAML(io.MultiWriter(f, sum), doc)
 	}
 	if err == nil {
@@ -213,6 +251,16 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte) (digest strin
 	}
 	return sum.String(), nil
 }
+
+// unchanged reports whether the file's stamp is still st.
+func (s *fileStore) unchanged(st stamp) bool {
+	now, err := s.stat()
+	return err == nil && now == st
+}
+
+// beforeSplice, when set (by tests), runs just before a write copies
+// items from the mapped file.
+var beforeSplice func()
 
 // dir is the directory holding the file, as an fsys name.
 func (s *fileStore) dir() string {

@@ -140,6 +140,19 @@ func lastSeq(data []byte) int {
 	return 0
 }
 
+// lastAfter is the After digest of a journal's last entry ("" if none).
+func lastAfter(data []byte) string {
+	data = bytes.TrimRight(data, "\n")
+	line := data[bytes.LastIndexByte(data, '\n')+1:]
+	var last struct {
+		After string `json:"after"`
+	}
+	if json.Unmarshal(line, &last) != nil {
+		return ""
+	}
+	return last.After
+}
+
 // journalTail is what a store remembers of the journal it last appended
 // to: while the journal's stamp is the one seen after that append (no other
 // process wrote it since), the next append needs no read of it.
@@ -152,19 +165,24 @@ type journalTail struct {
 // appendJournal numbers e after the journal's last entry and appends it;
 // a journal past MaxHistory+compactSlack lines is rewritten (atomically) to
 // its last MaxHistory entries. tail (may be nil) saves reading a journal
-// that only this store wrote since. Called under the noggin's lock.
-func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail) error {
+// that only this store wrote since; read (may be nil) is the journal's
+// bytes, read under the same lock. Called under the noggin's lock.
+func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, read *[]byte) error {
 	known := false
-	if tail != nil && tail.st.exists {
+	if read == nil && tail != nil && tail.st.exists {
 		if fi, err := fsy.Stat(name); err == nil && stampOf(fi) == tail.st {
 			known = true
 		}
 	}
 	var data []byte
 	var seq, lines int
-	if known {
+	switch {
+	case known:
 		seq, lines = tail.seq, tail.lines
-	} else {
+	case read != nil:
+		data = *read
+		seq, lines = lastSeq(data), bytes.Count(data, []byte{'\n'})
+	default:
 		var err error
 		if data, err = fsy.ReadFile(name); err != nil && !notExist(err) {
 			return err

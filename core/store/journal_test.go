@@ -18,7 +18,7 @@ func TestJournalTail(t *testing.T) {
 	var tail journalTail
 	add := func(tl *journalTail) {
 		t.Helper()
-		if err := appendJournal(osFS{}, name, noggin.Entry{Verb: "note"}, tl); err != nil {
+		if err := appendJournal(osFS{}, name, noggin.Entry{Verb: "note"}, tl, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,0 +1,89 @@
+package codec
+
+// Splicing: writing a document that differs from the one a YAML file holds
+// by copying the bytes of its unchanged items from the file instead of
+// encoding them again.
+
+import (
+	"io"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// span is where an item lies in a file: its entry from just after "- " to
+// the end of its last line (without the "\n").
+type span struct{ start, end int }
+
+// Source is a YAML noggin file as DecodeYAMLSource read it: its bytes, the
+// document they hold and where each of the document's items lies in them.
+type Source struct {
+	raw   []byte
+	items []*noggin.Item
+	spans []span
+	index map[*noggin.Item]int // built on the first item not found in order
+	next  int                  // the item expected next, in file order
+}
+
+// DecodeYAMLSource is DecodeYAML, also returning the Source of data when
+// the fast reader read it (nil otherwise). The Source refers to data, which
+// must not change while it is used.
+func DecodeYAMLSource(data []byte) (*noggin.Document, *Source, error) {
+	if isBlank(data) {
+		return noggin.NewDocument(), nil, nil
+	}
+	var spans []span
+	if doc, ok := decodeFastSpans(data, parallelMin, &spans); ok {
+		if len(spans) != len(doc.Items) {
+			return doc, nil, nil
+		}
+		return doc, &Source{raw: data, items: doc.Items, spans: spans}, nil
+	}
+	doc, err := decodeYAMLSlow(data)
+	return doc, nil, err
+}
+
+// WriteYAMLFrom streams EncodeYAML(doc) to w like WriteYAML, copying the
+// bytes of every item doc shares with the source document (the same
+// *Item: documents are never modified, and Apply keeps unchanged items)
+// from the source's file instead of encoding it.
+//
+// The result is EncodeYAML(doc) only if the source's file is exactly
+// EncodeYAML of its document, which the caller must know (for example from
+// a digest of what this encoder last wrote): the bytes of a file written
+// by hand or by another tool would be copied as they are.
+func WriteYAMLFrom(w io.Writer, doc *noggin.Document, src *Source) error {
+	return stream(w, func(b []byte, flush func([]byte) []byte) []byte {
+		return append(appendYAMLDoc(b, doc, flush, src), '\n')
+	})
+}
+
+// append appends the encoding of it: its bytes in the file if the source
+// document has it, else encoded.
+func (s *Source) append(b []byte, it *noggin.Item) []byte {
+	i, ok := s.find(it)
+	if !ok {
+		return appendItem(b, it)
+	}
+	s.next = i + 1
+	sp := s.spans[i]
+	return append(b, s.raw[sp.start:sp.end]...)
+}
+
+// find returns the index of it among the source's items. Writes keep the
+// items' order, so it is almost always the next one, or the one after (an
+// item changed in place); else a map of all of them is built once.
+func (s *Source) find(it *noggin.Item) (int, bool) {
+	for i := s.next; i < min(s.next+2, len(s.items)); i++ {
+		if s.items[i] == it {
+			return i, true
+		}
+	}
+	if s.index == nil {
+		s.index = make(map[*noggin.Item]int, len(s.items))
+		for i, x := range s.items {
+			s.index[x] = i
+		}
+	}
+	i, ok := s.index[it]
+	return i, ok
+}

@@ -1,0 +1,175 @@
+package codec
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
+)
+
+// spliceDoc is a random document of hostile strings with unique keys.
+func spliceDoc(r *rand.Rand) *noggin.Document {
+	doc := randDoc(r, false)
+	rename := map[string]string{}
+	for i, it := range doc.Items {
+		k := fmt.Sprintf("%s#%d", it.Key, i)
+		if _, seen := rename[it.Key]; !seen {
+			rename[it.Key] = k
+		}
+		it.Key = k
+	}
+	for _, it := range doc.Items {
+		if it.ParentKey != "" {
+			it.ParentKey = rename[it.ParentKey]
+		}
+	}
+	if doc.Active != "" {
+		doc.Active = rename[doc.Active]
+	}
+	return doc
+}
+
+// sourceOf reads text as DecodeYAMLSource does, splitting items lists of
+// splitMin bytes or more in two.
+func sourceOf(t testing.TB, text []byte, splitMin int) (*noggin.Document, *Source) {
+	t.Helper()
+	var spans []span
+	doc, ok := decodeFastSpans(text, splitMin, &spans)
+	if !ok {
+		return nil, nil
+	}
+	if len(spans) != len(doc.Items) {
+		t.Fatalf("%d spans for %d items", len(spans), len(doc.Items))
+	}
+	for i, it := range doc.Items {
+		if got, want := text[spans[i].start:spans[i].end], appendItem(nil, it); !bytes.Equal(got, want) {
+			t.Fatalf("item %d: span %q, encoded %q", i, got, want)
+		}
+	}
+	return doc, &Source{raw: text, items: doc.Items, spans: spans}
+}
+
+// randomOps applies ops drawn from data (two bytes each) to doc one by
+// one, skipping those Apply refuses, and returns the result.
+func randomOps(r *rand.Rand, doc *noggin.Document, data []byte) *noggin.Document {
+	for k := 0; k+1 < len(data); k += 2 {
+		if len(doc.Items) == 0 && data[k]%6 != 3 {
+			continue
+		}
+		var it *noggin.Item
+		if n := len(doc.Items); n > 0 {
+			it = doc.Items[int(data[k+1])%n]
+		}
+		var op noggin.Op
+		switch data[k] % 6 {
+		case 0:
+			title := randString(r)
+			op = noggin.Op{Type: noggin.OpSet, Key: it.Key, Title: &title}
+		case 1:
+			done := !it.Done
+			op = noggin.Op{Type: noggin.OpSet, Key: it.Key, Done: &done}
+		case 2:
+			op = noggin.Op{Type: noggin.OpNote, Key: it.Key, Note: &noggin.Note{Timestamp: "2026-01-01T00:00:00.000Z", Text: randString(r)}}
+		case 3:
+			parent := ""
+			if it != nil && data[k+1]%2 == 0 {
+				parent = it.Key
+			}
+			op = noggin.Op{Type: noggin.OpAdd, ParentKey: parent, Position: int(data[k+1] % 3), AtEnd: data[k+1]%5 == 0,
+				Item: &noggin.Item{Key: fmt.Sprintf("new-%d", k), Title: randString(r), Notes: []noggin.Note{}}}
+		case 4:
+			keys := []string{it.Key}
+			for i := 0; i < len(keys); i++ { // and its descendants
+				for _, c := range doc.Items {
+					if c.ParentKey == keys[i] {
+						keys = append(keys, c.Key)
+					}
+				}
+			}
+			op = noggin.Op{Type: noggin.OpRemove, Keys: keys}
+		case 5:
+			op = noggin.Op{Type: noggin.OpMove, Key: it.Key, Position: int(data[k+1] % 2)}
+		}
+		if next, err := noggin.Apply(doc, []noggin.Op{op}); err == nil {
+			doc = next
+		}
+	}
+	return doc
+}
+
+// checkSplice: writing after from its file gives EncodeYAML(after).
+func checkSplice(t testing.TB, after *noggin.Document, src *Source) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := WriteYAMLFrom(&out, after, src); err != nil {
+		t.Fatal(err)
+	}
+	if want := EncodeYAML(after); !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("spliced write differs from the encoding\n--- spliced\n%s--- encoded\n%s", out.Bytes(), want)
+	}
+}
+
+// TestWriteYAMLFrom: for random documents of hostile strings, read whole
+// and in two halves, every item's span is its encoding, and a write after
+// random ops copies the unchanged items to exactly EncodeYAML's bytes.
+func TestWriteYAMLFrom(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	spliced := 0
+	for i := range 1500 {
+		doc := spliceDoc(r)
+		text := EncodeYAML(doc)
+		for _, splitMin := range []int{parallelMin, 32} {
+			before, src := sourceOf(t, text, splitMin)
+			if src == nil {
+				continue
+			}
+			ops := make([]byte, 2*r.Intn(6))
+			r.Read(ops)
+			after := randomOps(r, before, ops)
+			checkSplice(t, after, src)
+			if after != before && len(after.Items) > 0 {
+				spliced++
+			}
+			_ = i
+		}
+	}
+	if spliced < 500 {
+		t.Fatalf("only %d writes spliced: the generator no longer reaches the fast reader", spliced)
+	}
+}
+
+// TestWriteYAMLFromLarge: a 10k-item noggin read in two halves by
+// DecodeYAMLSource: a push, a done in the middle, a removal and a move.
+func TestWriteYAMLFromLarge(t *testing.T) {
+	text := EncodeYAML(sampledoc.Doc(10000, 3))
+	doc, src, err := DecodeYAMLSource(text)
+	if err != nil || src == nil {
+		t.Fatalf("no source: %v", err)
+	}
+	r := rand.New(rand.NewSource(1))
+	for _, ops := range [][]byte{{3, 4}, {1, 77}, {4, 200}, {5, 9}, {0, 1, 2, 3, 3, 8, 4, 5}} {
+		src.next, src.index = 0, nil
+		checkSplice(t, randomOps(r, doc, ops), src)
+	}
+}
+
+// FuzzSplice: a document drawn from a seed, ops from bytes.
+func FuzzSplice(f *testing.F) {
+	f.Add(int64(1), []byte{3, 4})
+	f.Add(int64(2), []byte{0, 1, 4, 0})
+	f.Add(int64(3), []byte{5, 1, 2, 2, 1, 1})
+	f.Fuzz(func(t *testing.T, seed int64, ops []byte) {
+		r := rand.New(rand.NewSource(seed))
+		text := EncodeYAML(spliceDoc(r))
+		for _, splitMin := range []int{parallelMin, 32} {
+			before, src := sourceOf(t, text, splitMin)
+			if src == nil {
+				return
+			}
+			checkSplice(t, randomOps(r, before, ops), src)
+		}
+	})
+}
