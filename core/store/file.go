@@ -61,6 +61,8 @@ type fileStore struct {
 	// src places doc's items in raw, for a write that copies the unchanged
 	// ones (one-shot processes only; nil when unknown).
 	src *codec.Source
+	// mapped: raw maps the file whose stamp is st.
+	mapped bool
 	// rawDoc: raw is not kept; the file holds exactly encode(doc) (this
 	// store wrote it), which cachedRawLocked rebuilds when it is needed.
 	rawDoc bool
@@ -121,18 +123,21 @@ func (s *fileStore) Load(ctx context.Context) (*noggin.Document, error) {
 func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	now := time.Now()
 	st, statErr := s.stat()
-	if statErr == nil && s.loaded && st == s.st && (!strict || !s.racy()) {
+	// A mapping shows the file's bytes as they are now, not as the document
+	// was read from them: comparing it with the file proves nothing, so
+	// the stamp alone decides, racy or not.
+	if statErr == nil && s.loaded && st == s.st && (!strict || !s.racy() || s.mapped) {
 		return s.doc, nil
 	}
 	if statErr == nil && s.failErr != nil && st == s.failSt && s.failAt.UnixNano()-st.mtime >= int64(racyWindow) {
 		return nil, s.failErr
 	}
-	if s.loaded && s.sameFile(s.cachedRawLocked(), &s.scratch) {
+	if s.loaded && !s.mapped && s.sameFile(s.cachedRawLocked(), &s.scratch) {
 		s.st, s.checked = st, now
 		s.failErr = nil
 		return s.doc, nil
 	}
-	raw, doc, src, err := s.load()
+	f, err := s.load()
 	if err != nil {
 		if statErr == nil {
 			fresh := s.failErr == nil || st != s.failSt || err.Error() != s.failErr.Error()
@@ -144,9 +149,9 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 		return nil, err
 	}
 	s.failErr = nil
-	s.replaceLocked(doc, raw, st, now)
-	s.src = src
-	return doc, nil
+	s.replaceLocked(f.doc, f.raw, st, now)
+	s.src, s.mapped = f.src, f.mapped
+	return f.doc, nil
 }
 
 // racy reports whether the cached stamp is too close to the file's mtime
@@ -160,7 +165,7 @@ func (s *fileStore) racy() bool {
 func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, st stamp, now time.Time) {
 	prev, had := s.doc, s.loaded
 	s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
-	s.digest, s.src = "", nil
+	s.digest, s.src, s.mapped = "", nil, false
 	if !s.mapFiles {
 		// A long-lived store reads and writes this document again and
 		// again: index it now, and its writes derive their documents'
@@ -196,24 +201,32 @@ func (s *fileStore) stat() (stamp, error) {
 	return stampOf(fi), nil
 }
 
-// load reads and decodes the file (raw is nil for a missing file), and
-// in a one-shot process places its items in raw (src, may be nil).
-func (s *fileStore) load() (raw []byte, doc *noggin.Document, src *codec.Source, err error) {
-	raw, mapped, err := s.read(s.mapFiles)
+// loadedFile is the file as load read it.
+type loadedFile struct {
+	raw    []byte // nil for a missing file
+	doc    *noggin.Document
+	src    *codec.Source // where doc's items lie in raw (one-shot processes; may be nil)
+	mapped bool          // raw maps the file
+}
+
+// load reads and decodes the file.
+func (s *fileStore) load() (f loadedFile, err error) {
+	f.raw, f.mapped, err = s.read(s.mapFiles)
 	if err != nil {
-		return nil, nil, nil, err
+		return loadedFile{}, err
 	}
-	if mapped {
-		if guard(func() { doc, src, err = s.decode(raw) }) {
-			return raw, doc, src, err
+	if f.mapped {
+		if guard(func() { f.doc, f.src, err = s.decode(f.raw) }) {
+			return f, err
 		}
 		// The file shrank while mapped (rewritten in place): read it.
-		if raw, _, err = s.read(false); err != nil {
-			return nil, nil, nil, err
+		f.mapped = false
+		if f.raw, _, err = s.read(false); err != nil {
+			return loadedFile{}, err
 		}
 	}
-	doc, src, err = s.decode(raw)
-	return raw, doc, src, err
+	f.doc, f.src, err = s.decode(f.raw)
+	return f, err
 }
 
 // refused maps an os.Root escape to location-refused.

@@ -91,11 +91,21 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	if loaded {
 		raw = s.cachedRawLocked()
 	}
+	// A mapping shows the file's current bytes, not those the document was
+	// read from: comparing it with the file proves nothing. The stamp
+	// decides: the same file (inode, size, times) is unchanged.
+	mapped := s.mapped
+	same := loaded && mapped && err == nil && st == s.st
 	s.mu.Unlock()
-	if !loaded || !s.sameFile(raw, &s.wscratch) {
-		if raw, fresh, src, err = s.load(); err != nil {
+	if loaded && !mapped {
+		same = s.sameFile(raw, &s.wscratch)
+	}
+	if !same {
+		f, err := s.load()
+		if err != nil {
 			return nil, err
 		}
+		raw, fresh, src = f.raw, f.doc, f.src
 	}
 	if fresh != doc { // the file changed since the first plan: plan again
 		freshRaw := raw

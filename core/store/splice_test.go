@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSpliceOnlyWhatThisBuildWrote: a one-shot write copies the unchanged
@@ -99,6 +101,49 @@ func TestSpliceFileShrank(t *testing.T) {
 			}
 			if data, _ := os.ReadFile(p + historySuffix); lastAfter(data) != digestOf(got) {
 				t.Fatal("the journal does not name the file written")
+			}
+		})
+	}
+}
+
+// TestMappedWriteAfterChange: a one-shot store that read the file, then
+// writes after another writer changed it (replaced by rename, or
+// rewritten in place to the same length): the write applies to the file
+// as it is under the lock, not to what the store read.
+func TestMappedWriteAfterChange(t *testing.T) {
+	for _, inPlace := range []bool{false, true} {
+		t.Run(fmt.Sprint("inPlace=", inPlace), func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "n.yaml")
+			mustAdd(t, mustOpen(t, p, Options{}), "a1")
+			one := mustOpen(t, p, Options{MapFiles: true}) // reads (maps) the file
+			if inPlace {
+				b, _ := os.ReadFile(p)
+				b = []byte(strings.Replace(string(b), "key: a1", "key: b1", 1))
+				f, err := os.OpenFile(p, os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := f.WriteAt(b, 0); err != nil {
+					t.Fatal(err)
+				}
+				_ = f.Close()
+				// a later time, as a rewrite a moment later would have
+				st, _ := os.Stat(p)
+				later := st.ModTime().Add(time.Second)
+				_ = os.Chtimes(p, later, later)
+			} else {
+				mustAdd(t, mustOpen(t, p, Options{}), "b1")
+			}
+			if err := addItem(one, "c1"); err != nil {
+				t.Fatal(err)
+			}
+			got := fileKeys(t, p)
+			want := []string{"a1", "b1", "c1"}
+			if inPlace {
+				want = []string{"b1", "c1"}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("keys %v, want %v", got, want)
 			}
 		})
 	}

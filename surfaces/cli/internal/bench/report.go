@@ -20,8 +20,10 @@ import (
 // Go binary's start (the cost of any process) and a durable copy of the
 // noggin file (dd bs=1M conv=fsync: reading it and writing it to disk,
 // which a durable write cannot avoid). Every figure is a median over the
-// runs; writes run on the generated file restored before each run (and
-// without a history, as a noggin noggin has never written).
+// runs; writes run on a noggin that noggin last wrote (the generated file
+// after one note), its file and history restored before each run. One more
+// push runs on the file as another tool left it (no history), which cannot
+// copy the unchanged items' bytes.
 
 // reportVerbs are the verbs of the report.
 var reportVerbs = []verb{
@@ -45,6 +47,8 @@ type SizeResult struct {
 	FileBytes int               `json:"fileBytes"`
 	Copy      Sample            `json:"durableCopy"`
 	Verbs     map[string]Sample `json:"verbs"`
+	// ForeignPush is a push on the file as another tool wrote it.
+	ForeignPush Sample `json:"pushOnForeignFile"`
 }
 
 // Report is the whole report (bench/results.json).
@@ -146,15 +150,38 @@ func report(runs int, sizes []int, outDir string) error {
 		return err
 	}
 	for _, n := range sizes {
-		base := codec.EncodeYAML(sampledoc.Doc(n, 1))
+		generated := codec.EncodeYAML(sampledoc.Doc(n, 1))
 		file := filepath.Join(dir, fmt.Sprintf("n%d.yaml", n))
-		restore := func() error {
+		run := func(args ...string) *exec.Cmd {
+			cmd := exec.Command(bin, append(args, "--noggin", file)...)
+			cmd.Env = append(os.Environ(), "HOME="+dir)
+			return cmd
+		}
+		foreign := func() error {
 			_ = os.Remove(file + ".history")
 			_ = os.Remove(file + ".copy")
-			return os.WriteFile(file, base, 0o644)
+			return os.WriteFile(file, generated, 0o644)
 		}
-		if err := restore(); err != nil {
+		if err := foreign(); err != nil {
 			return err
+		}
+		if out, err := run("note", "bench seed").CombinedOutput(); err != nil {
+			return fmt.Errorf("seeding: %w\n%s", err, out)
+		}
+		base, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		history, err := os.ReadFile(file + ".history")
+		if err != nil {
+			return err
+		}
+		restore := func() error {
+			_ = os.Remove(file + ".copy")
+			if err := os.WriteFile(file+".history", history, 0o644); err != nil {
+				return err
+			}
+			return os.WriteFile(file, base, 0o644)
 		}
 		res := SizeResult{Items: n, FileBytes: len(base), Verbs: map[string]Sample{}}
 		res.Copy, err = measure(runs, func() *exec.Cmd {
@@ -164,15 +191,14 @@ func report(runs int, sizes []int, outDir string) error {
 			return err
 		}
 		for _, v := range reportVerbs {
-			s, err := measure(runs, func() *exec.Cmd {
-				cmd := exec.Command(bin, append(v.args, "--noggin", file)...)
-				cmd.Env = append(os.Environ(), "HOME="+dir)
-				return cmd
-			}, restore)
+			s, err := measure(runs, func() *exec.Cmd { return run(v.args...) }, restore)
 			if err != nil {
 				return err
 			}
 			res.Verbs[v.name] = s
+		}
+		if res.ForeignPush, err = measure(runs, func() *exec.Cmd { return run(reportVerbs[1].args...) }, foreign); err != nil {
+			return err
 		}
 		rep.Sizes = append(rep.Sizes, res)
 		fmt.Fprintf(os.Stderr, "bench: %d items done\n", n)
@@ -253,7 +279,9 @@ func markdown(r Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# noggin CLI against the floor\n\n")
 	fmt.Fprintf(&b, "Written by `make bench-report` (surfaces/cli/internal/bench). Medians of %d whole processes per cell, "+
-		"after 3 warm-ups; every write on the generated noggin restored before the run. The floors are measured in the same "+
+		"after 3 warm-ups. Writes run on a generated noggin that noggin last wrote (its file and history restored before "+
+		"each run); the last column is a push on the file as another tool left it (no history), which encodes every item. "+
+		"The floors are measured in the same "+
 		"session: a hello-world Go binary's start, and a durable copy of the same file "+
 		"(`dd if=FILE of=COPY bs=1M conv=fsync`). Ratios are to the floor of the cell's size (hello-world for 10 items).\n\n", r.Runs)
 	fmt.Fprintf(&b, "![items against milliseconds, log-log](chart.png)\n\n")
@@ -262,11 +290,11 @@ func markdown(r Report) string {
 	for _, v := range reportVerbs {
 		fmt.Fprintf(&b, " %s |", v.name)
 	}
-	fmt.Fprintf(&b, " peak RSS (max over verbs) |\n|---|---|---|")
+	fmt.Fprintf(&b, " peak RSS (max over verbs) | push, file of another tool |\n|---|---|---|")
 	for range reportVerbs {
 		fmt.Fprintf(&b, "---|")
 	}
-	fmt.Fprintf(&b, "---|\n")
+	fmt.Fprintf(&b, "---|---|\n")
 	for _, s := range r.Sizes {
 		floor, unit := s.Copy.WallMS, "copy"
 		if s.Items <= 10 {
@@ -280,10 +308,11 @@ func markdown(r Report) string {
 			fmt.Fprintf(&b, " %.1f ms (%.2f× %s; cpu %.1f) |", m.WallMS, m.WallMS/floor, unit, m.CPUMS)
 		}
 		if s.FileBytes < 1<<20 { // the process itself dominates: no meaningful ratio
-			fmt.Fprintf(&b, " %.1f MB |\n", worst)
+			fmt.Fprintf(&b, " %.1f MB |", worst)
 		} else {
-			fmt.Fprintf(&b, " %.1f MB (%.2f× file) |\n", worst, worst/(float64(s.FileBytes)/(1<<20)))
+			fmt.Fprintf(&b, " %.1f MB (%.2f× file) |", worst, worst/(float64(s.FileBytes)/(1<<20)))
 		}
+		fmt.Fprintf(&b, " %.1f ms (%.2f× %s; cpu %.1f) |\n", s.ForeignPush.WallMS, s.ForeignPush.WallMS/floor, unit, s.ForeignPush.CPUMS)
 	}
 	fmt.Fprintf(&b, "\n## Targets\n\n| target | measured | bound | |\n|---|---|---|---|\n")
 	for _, t := range targetTable {
