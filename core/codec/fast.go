@@ -41,7 +41,7 @@ type fastParser struct {
 	splitMin int
 	// spans, when non-nil, receives where each item lies in s (see
 	// Source), in the order of the items.
-	spans *[]span
+	spans *spanList
 }
 
 type bline struct {
@@ -150,7 +150,7 @@ func decodeFastSplit(data []byte, splitMin int) (doc *noggin.Document, ok bool) 
 
 // decodeFastSpans is decodeFastSplit, also recording in *spans (when not
 // nil) where each item lies in data.
-func decodeFastSpans(data []byte, splitMin int, spans *[]span) (doc *noggin.Document, ok bool) {
+func decodeFastSpans(data []byte, splitMin int, spans *spanList) (doc *noggin.Document, ok bool) {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, false
 	}
@@ -335,9 +335,8 @@ func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
 	}
 	done := make(chan half, 1)
 	q := &fastParser{s: p.s, pos: split, chunk: p.chunk, splitMin: p.splitMin}
-	var secondSpans []span
 	if p.spans != nil {
-		q.spans = &secondSpans
+		q.spans = &spanList{}
 	}
 	go func() {
 		var h half
@@ -369,7 +368,7 @@ func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
 	}
 	p.pos = second.pos
 	if p.spans != nil {
-		*p.spans = append(*p.spans, secondSpans...)
+		p.spans.addList(q.spans)
 	}
 	return append(first[:len(first):len(first)], second.items...), true
 }
@@ -433,7 +432,7 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 			slab = append(slab, noggin.Item{})
 			st = itemState{it: &slab[len(slab)-1]}
 			if p.spans != nil {
-				*p.spans = append(*p.spans, span{start: p.pos + fi})
+				p.spans.add(p.pos + fi)
 			}
 			p.advance(line)
 			p.itemField(&st, line, fi, &notesSlab, &created)
@@ -454,7 +453,7 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 // spanEnd ends the current item's span after the lines read so far.
 func (p *fastParser) spanEnd() {
 	if p.spans != nil {
-		(*p.spans)[len(*p.spans)-1].end = p.pos - 1
+		p.spans.end(p.pos - 1)
 	}
 }
 

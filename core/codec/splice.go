@@ -6,20 +6,59 @@ package codec
 
 import (
 	"io"
+	"math"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
 // span is where an item lies in a file: its entry from just after "- " to
-// the end of its last line (without the "\n").
-type span struct{ start, end int }
+// the end of its last line (without the "\n"). Files of 4 GiB or more get
+// no Source.
+type span struct{ start, end uint32 }
+
+// spanList holds spans in chunks of spanChunk, so that it grows without
+// copying (a fresh process pays for every page it touches).
+type spanList struct {
+	chunks [][]span
+	n      int
+}
+
+const spanChunk = 1024
+
+// add starts the span of the next item at start.
+func (l *spanList) add(start int) {
+	if l.n%spanChunk == 0 {
+		l.chunks = append(l.chunks, make([]span, 0, spanChunk))
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, span{start: uint32(start)}) //nolint:gosec // offsets of files under 4 GiB (see DecodeYAMLSource)
+	l.n++
+}
+
+// end ends the last span at end.
+func (l *spanList) end(end int) {
+	c := l.chunks[len(l.chunks)-1]
+	c[len(c)-1].end = uint32(end) //nolint:gosec // as in add
+}
+
+// at is the span of item i.
+func (l *spanList) at(i int) span { return l.chunks[i/spanChunk][i%spanChunk] }
+
+// addList appends the spans of o.
+func (l *spanList) addList(o *spanList) {
+	for i := range o.n {
+		sp := o.at(i)
+		l.add(int(sp.start))
+		l.end(int(sp.end))
+	}
+}
 
 // Source is a YAML noggin file as DecodeYAMLSource read it: its bytes, the
 // document they hold and where each of the document's items lies in them.
 type Source struct {
 	raw   []byte
 	items []*noggin.Item
-	spans []span
+	spans *spanList
 	index map[*noggin.Item]int // built on the first item not found in order
 	next  int                  // the item expected next, in file order
 }
@@ -31,9 +70,12 @@ func DecodeYAMLSource(data []byte) (*noggin.Document, *Source, error) {
 	if isBlank(data) {
 		return noggin.NewDocument(), nil, nil
 	}
-	var spans []span
-	if doc, ok := decodeFastSpans(data, parallelMin, &spans); ok {
-		if len(spans) != len(doc.Items) {
+	spans := &spanList{}
+	if len(data) >= math.MaxUint32 {
+		spans = nil
+	}
+	if doc, ok := decodeFastSpans(data, parallelMin, spans); ok {
+		if spans == nil || spans.n != len(doc.Items) {
 			return doc, nil, nil
 		}
 		return doc, &Source{raw: data, items: doc.Items, spans: spans}, nil
@@ -65,7 +107,7 @@ func (s *Source) append(b []byte, it *noggin.Item) []byte {
 		return appendItem(b, it)
 	}
 	s.next = i + 1
-	sp := s.spans[i]
+	sp := s.spans.at(i)
 	return append(b, s.raw[sp.start:sp.end]...)
 }
 

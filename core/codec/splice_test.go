@@ -36,16 +36,16 @@ func spliceDoc(r *rand.Rand) *noggin.Document {
 // splitMin bytes or more in two.
 func sourceOf(t testing.TB, text []byte, splitMin int) (*noggin.Document, *Source) {
 	t.Helper()
-	var spans []span
-	doc, ok := decodeFastSpans(text, splitMin, &spans)
+	spans := &spanList{}
+	doc, ok := decodeFastSpans(text, splitMin, spans)
 	if !ok {
 		return nil, nil
 	}
-	if len(spans) != len(doc.Items) {
-		t.Fatalf("%d spans for %d items", len(spans), len(doc.Items))
+	if spans.n != len(doc.Items) {
+		t.Fatalf("%d spans for %d items", spans.n, len(doc.Items))
 	}
 	for i, it := range doc.Items {
-		if got, want := text[spans[i].start:spans[i].end], appendItem(nil, it); !bytes.Equal(got, want) {
+		if got, want := text[spans.at(i).start:spans.at(i).end], appendItem(nil, it); !bytes.Equal(got, want) {
 			t.Fatalf("item %d: span %q, encoded %q", i, got, want)
 		}
 	}

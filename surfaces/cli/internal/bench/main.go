@@ -26,9 +26,13 @@ func main() {
 	runs := flag.Int("runs", 30, "timed runs per verb and size")
 	out := flag.String("report", "", "write the floor report (README.md, chart.png, results.json) into this directory")
 	sizes := flag.String("sizes", "10,10000,100000", "noggin sizes of the report")
+	gen := flag.Int("gen", 0, "write the generated noggin of this many items to the file named by the argument, and exit")
 	flag.Parse()
 	var err error
-	if *out != "" {
+	switch {
+	case *gen > 0:
+		err = os.WriteFile(flag.Arg(0), codec.EncodeYAML(sampledoc.Doc(*gen, 1)), 0o644)
+	case *out != "":
 		var ns []int
 		for _, f := range strings.Split(*sizes, ",") {
 			var n int
@@ -39,7 +43,7 @@ func main() {
 			ns = append(ns, n)
 		}
 		err = report(*runs, ns, *out)
-	} else {
+	default:
 		err = run(*runs)
 	}
 	if err != nil {
