@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
 )
 
 // The report (make bench-report) measures whole noggin processes against
