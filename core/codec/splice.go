@@ -31,14 +31,14 @@ func (l *spanList) add(start int) {
 		l.chunks = append(l.chunks, make([]span, 0, spanChunk))
 	}
 	c := &l.chunks[len(l.chunks)-1]
-	*c = append(*c, span{start: uint32(start)}) //nolint:gosec // offsets of files under 4 GiB (see DecodeYAMLSource)
+	*c = append(*c, span{start: uint32(start)}) // files under 4 GiB (see DecodeYAMLSource)
 	l.n++
 }
 
 // end ends the last span at end.
 func (l *spanList) end(end int) {
 	c := l.chunks[len(l.chunks)-1]
-	c[len(c)-1].end = uint32(end) //nolint:gosec // as in add
+	c[len(c)-1].end = uint32(end)
 }
 
 // at is the span of item i.
