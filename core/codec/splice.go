@@ -56,11 +56,12 @@ func (l *spanList) addList(o *spanList) {
 // Source is a YAML noggin file as DecodeYAMLSource read it: its bytes, the
 // document they hold and where each of the document's items lies in them.
 type Source struct {
-	raw   []byte
-	items []*noggin.Item
-	spans *spanList
-	index map[*noggin.Item]int // built on the first item not found in order
-	next  int                  // the item expected next, in file order
+	raw    []byte
+	items  []*noggin.Item
+	spans  *spanList
+	index  map[*noggin.Item]int // built once find has missed mapMisses times
+	misses int
+	next   int // the item expected next, in file order
 }
 
 // DecodeYAMLSource is DecodeYAML, also returning the Source of data when
@@ -113,7 +114,9 @@ func (s *Source) append(b []byte, it *noggin.Item) []byte {
 
 // find returns the index of it among the source's items. Writes keep the
 // items' order, so it is almost always the next one, or the one after (an
-// item changed in place); else a map of all of them is built once.
+// item changed in place). Items not found there are mostly new (encoded
+// anyway); only after mapMisses of them is a map of all the source's items
+// built, once, so that moved items are found too.
 func (s *Source) find(it *noggin.Item) (int, bool) {
 	for i := s.next; i < min(s.next+2, len(s.items)); i++ {
 		if s.items[i] == it {
@@ -121,6 +124,9 @@ func (s *Source) find(it *noggin.Item) (int, bool) {
 		}
 	}
 	if s.index == nil {
+		if s.misses++; s.misses < mapMisses {
+			return 0, false
+		}
 		s.index = make(map[*noggin.Item]int, len(s.items))
 		for i, x := range s.items {
 			s.index[x] = i
@@ -129,3 +135,6 @@ func (s *Source) find(it *noggin.Item) (int, bool) {
 	i, ok := s.index[it]
 	return i, ok
 }
+
+// mapMisses is how many items find looks for in order only.
+const mapMisses = 32

@@ -150,9 +150,16 @@ func TestWriteYAMLFromLarge(t *testing.T) {
 		t.Fatalf("no source: %v", err)
 	}
 	r := rand.New(rand.NewSource(1))
-	for _, ops := range [][]byte{{3, 4}, {1, 77}, {4, 200}, {5, 9}, {0, 1, 2, 3, 3, 8, 4, 5}} {
-		src.next, src.index = 0, nil
+	var many []byte // moves and new items enough to build the map
+	for k := range 2 * mapMisses {
+		many = append(many, byte(3+2*(k%2)), byte(7*k))
+	}
+	for _, ops := range [][]byte{{3, 4}, {1, 77}, {4, 200}, {5, 9}, {0, 1, 2, 3, 3, 8, 4, 5}, many} {
+		src.next, src.index, src.misses = 0, nil, 0
 		checkSplice(t, randomOps(r, doc, ops), src)
+		if len(ops) == len(many) && src.index == nil {
+			t.Fatal("the moves did not build the map")
+		}
 	}
 }
 
