@@ -102,3 +102,35 @@ func BenchmarkUpdate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSameFile: the comparison of a noggin file with the bytes a
+// long-lived store last wrote, made under the lock before every write:
+// the page cache mapped and compared in place (map), or read through a
+// 32 kB buffer (read, where files are not mapped).
+func BenchmarkSameFile(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		p := benchFile(b, n)
+		want, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := &fileStore{name: p, fsy: osFS{}}
+		for _, mapped := range []bool{true, false} {
+			name := sizeName(n) + "/map"
+			if !mapped {
+				name = sizeName(n) + "/read"
+			}
+			b.Run(name, func(b *testing.B) {
+				noMap = !mapped
+				defer func() { noMap = false }()
+				b.SetBytes(int64(len(want)))
+				var scratch []byte
+				for b.Loop() {
+					if !s.sameFile(want, &scratch) {
+						b.Fatal("differs")
+					}
+				}
+			})
+		}
+	}
+}

@@ -27,3 +27,7 @@ func mapFile(f *os.File, size int) (b []byte, ok bool) {
 	}
 	return b, true
 }
+
+// unmapFile releases a mapping of mapFile (a long-lived process maps a
+// file only to compare it).
+func unmapFile(b []byte) { _ = syscall.Munmap(b) }
