@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"runtime/debug"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -338,12 +339,18 @@ func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
 	if p.spans != nil {
 		q.spans = &spanList{}
 	}
+	// The input may map a file (see DecodeYAMLSource) that another process
+	// truncates: the second half faults as the caller chose for its own
+	// goroutine (a panic it may recover, or a crash).
+	onFault := debug.SetPanicOnFault(true)
+	debug.SetPanicOnFault(onFault)
 	go func() {
 		var h half
 		defer func() {
 			h.fault = recover()
 			done <- h
 		}()
+		debug.SetPanicOnFault(onFault)
 		h.items = q.itemsFrom(si, fi)
 		h.pos = q.pos
 	}()
