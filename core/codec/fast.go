@@ -664,11 +664,12 @@ func (p *fastParser) scalar(rest string, n int) (int, string) {
 	return k, t
 }
 
-// plainClass: 0 ordinary, 1 needs a look (space, '#', ':'), 2 give up.
+// plainClass: 0 ordinary, 1 needs a look ('#', ':'), 2 give up (or a
+// non-ASCII character to check).
 var plainClass = func() (t [256]uint8) {
 	for i := range t {
 		switch {
-		case i == ' ' || i == '#' || i == ':':
+		case i == '#' || i == ':':
 			t[i] = 1
 		case i < 0x20 || i == 0x7F || i >= 0x80:
 			t[i] = 2
@@ -680,7 +681,11 @@ var plainClass = func() (t [256]uint8) {
 // plain validates a one-line plain scalar and strips trailing spaces and a
 // trailing comment.
 func plain(v string) string {
-	for i := 0; i < len(v); i++ {
+	i := 0
+	for i+8 <= len(v) && !plainSpecial(load64(v, i)) {
+		i += 8
+	}
+	for ; i < len(v); i++ {
 		switch plainClass[v[i]] {
 		case 0:
 			continue
@@ -715,6 +720,29 @@ func plain(v string) string {
 	return t
 }
 
+// The fast paths of plain and checkText look at eight bytes at once (SWAR):
+// a word with no byte that needs a look is skipped whole.
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// load64 reads s[i:i+8] as a little-endian word.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// hasZero reports whether a byte of x is zero; hasLess whether a byte is
+// below n (n <= 0x80) among bytes below 0x80.
+func hasZero(x uint64) bool     { return (x-lows)&^x&highs != 0 }
+func hasLess(x, n uint64) bool  { return (x-lows*n)&^x&highs != 0 }
+func textSpecial(x uint64) bool { return x&highs != 0 || hasLess(x, 0x20) || hasZero(x^(lows*0x7F)) }
+func plainSpecial(x uint64) bool {
+	return textSpecial(x) || hasZero(x^(lows*':')) || hasZero(x^(lows*'#'))
+}
+
 // checkRune validates the non-ASCII UTF-8 sequence at the start of s and
 // returns its length. Characters that YAML parsers disagree on (line
 // separators, NEL, BOM, C1 controls, non-characters) make the fast path
@@ -733,7 +761,11 @@ func checkRune(s string) int {
 // checkText validates quoted or block scalar text (tabs allowed when
 // tabs is set).
 func checkText(s string, tabs bool) {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i+8 <= len(s) && !textSpecial(load64(s, i)) {
+		i += 8
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c < 0x7F {
 			continue

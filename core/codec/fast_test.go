@@ -171,3 +171,21 @@ func mustDecode(t *testing.T, in []byte) *noggin.Document {
 	}
 	return d
 }
+
+// TestSpecialWords: the eight-bytes-at-once checks of plain and checkText
+// flag a word exactly when one of its bytes needs a look.
+func TestSpecialWords(t *testing.T) {
+	for pos := range 8 {
+		for c := range 256 {
+			w := []byte("abcdefgh")
+			w[pos] = byte(c)
+			x := load64(string(w), 0)
+			if got, want := plainSpecial(x), plainClass[c] != 0; got != want {
+				t.Errorf("plainSpecial with %#x at %d = %v", c, pos, got)
+			}
+			if got, want := textSpecial(x), c < 0x20 || c >= 0x7F; got != want {
+				t.Errorf("textSpecial with %#x at %d = %v", c, pos, got)
+			}
+		}
+	}
+}
