@@ -122,6 +122,7 @@ func FuzzApply(f *testing.F) {
 		for i, prep := range []func(*Document){
 			func(d *Document) { _ = Validate(d); Index(d) },
 			func(d *Document) { _ = CheckKeys(d) },
+			func(d *Document) { _ = CheckKeys(d); Index(d) }, // a file just read, indexed on its key map
 		} {
 			d := tree(F1)
 			prep(d)
