@@ -326,15 +326,22 @@ func (x *index) buildFull() {
 	parent := make([]int32, n)
 	count := make([]int32, n+1)
 	nroots := 0
+	// Siblings are usually listed together: the last parent found is
+	// asked first.
+	lastKey, last, lastOK := "", int32(0), false
 	for i, it := range items {
 		parent[i] = -1
 		if it.ParentKey == "" {
 			nroots++
 			continue
 		}
-		if p, ok := f.at[it.ParentKey]; ok {
-			parent[i] = p
-			count[p+1]++
+		if it.ParentKey != lastKey {
+			lastKey = it.ParentKey
+			last, lastOK = f.at[lastKey]
+		}
+		if lastOK {
+			parent[i] = last
+			count[last+1]++
 		}
 	}
 	// Prefix sums: count becomes start; next[p] is the next free slot of

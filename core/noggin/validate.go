@@ -98,10 +98,10 @@ func keyIndex(items []*Item) (map[string]int32, error) {
 		if it == nil || it.Key == "" {
 			return nil, Errorf(CodeInvalidDocument, "item missing key")
 		}
-		if _, dup := idx[it.Key]; dup {
+		idx[it.Key] = int32(i) // one hash per key: a duplicate leaves the length as it was
+		if len(idx) != i+1 {
 			return nil, Errorf(CodeInvalidDocument, "duplicate item key").With(F("key", it.Key))
 		}
-		idx[it.Key] = int32(i)
 	}
 	return idx, nil
 }
