@@ -102,43 +102,45 @@ func EncodeYAML(doc *noggin.Document) []byte {
 // ItemCache makes repeated YAML encodings of successive versions of one
 // document cheap: documents are never modified once built, and Apply keeps
 // every unchanged item as the same *Item, so the bytes of an item encoded
-// before are reused and only new or changed items are encoded again. The
-// zero value is ready to use; it is not safe for concurrent use.
+// before are copied from the last encoding (which it keeps, with where
+// each item lies in it: a Source) and only new or changed items are
+// encoded again. The zero value is ready to use; it is not safe for
+// concurrent use.
 type ItemCache struct {
-	// enc holds the bytes of every item encoded since it was last
-	// rebuilt; items that left the document stay until it is rebuilt
-	// (once it holds twice the document's items), so an encoding only
-	// inserts what is new instead of building the whole map again.
-	enc map[*noggin.Item][]byte
-	// old is the map being replaced during a rebuild.
-	old map[*noggin.Item][]byte
+	last *Source
 }
 
-// EncodeYAML is codec.EncodeYAML(doc), reusing the bytes of items that
-// earlier calls encoded.
+// EncodeYAML is codec.EncodeYAML(doc), copying the bytes of the items the
+// last call encoded too.
 func (c *ItemCache) EncodeYAML(doc *noggin.Document) []byte {
-	if c.enc == nil || len(c.enc) > 2*len(doc.Items)+64 {
-		c.old, c.enc = c.enc, make(map[*noggin.Item][]byte, len(doc.Items))
+	size := estimateSize(doc)
+	if c.last != nil {
+		size = max(size, len(c.last.raw)+len(c.last.raw)/64+4096)
 	}
-	b := appendYAMLDoc(make([]byte, 0, estimateSize(doc)), doc, nil, c)
+	rec := &recorder{from: c.last, spans: &spanList{}}
+	b := appendYAMLDoc(make([]byte, 0, size), doc, nil, rec)
 	b = append(b, '\n')
-	c.old = nil
-	return b[:len(b):len(b)]
+	b = b[:len(b):len(b)]
+	c.last = &Source{raw: b, items: doc.Items, spans: rec.spans}
+	return b
 }
 
-// append appends the encoding of it, from an earlier call if it had it.
-// The cached bytes are copies, so they never keep an output buffer alive.
-func (c *ItemCache) append(b []byte, it *noggin.Item) []byte {
-	if enc, ok := c.enc[it]; ok {
-		return append(b, enc...)
-	}
-	if enc, ok := c.old[it]; ok {
-		c.enc[it] = enc
-		return append(b, enc...)
-	}
+// recorder writes items as from would (from may be nil: encode them all)
+// and records where each one lies in the output.
+type recorder struct {
+	from  *Source
+	spans *spanList
+}
+
+func (r *recorder) append(b []byte, it *noggin.Item) []byte {
 	start := len(b)
-	b = appendItem(b, it)
-	c.enc[it] = append([]byte(nil), b[start:]...)
+	if r.from != nil {
+		b = r.from.append(b, it)
+	} else {
+		b = appendItem(b, it)
+	}
+	r.spans.add(start)
+	r.spans.end(len(b))
 	return b
 }
 
