@@ -3,10 +3,12 @@ package store
 import (
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -141,4 +143,33 @@ func absPath(p string) (string, error) {
 		return "", noggin.Wrap(err)
 	}
 	return a, nil
+}
+
+// RelativeName is the name of a location on a server that keeps its
+// noggins by relative name (a team database): the location trimmed as
+// every location is, then cleaned as a slash-separated path, so
+// "team.yaml", "./team.yaml" and "a/../team.yaml" name one noggin.
+// Refused with the codes of a rooted file store: an empty location is
+// no-location; a URI is no-provider; an absolute path, "~", a name that
+// climbs out with "..", and a name holding U+0000 are location-refused.
+func RelativeName(location string) (string, error) {
+	loc := jstext.TrimSpace(location)
+	if loc == "" {
+		return "", noggin.NewError(noggin.CodeNoLocation)
+	}
+	if m := uriPrefix(loc); m != "" {
+		return "", noggin.NewError(noggin.CodeNoProvider,
+			noggin.F("scheme", strings.ToLower(m[:len(m)-3])), noggin.F("location", loc))
+	}
+	if strings.ContainsRune(loc, 0) {
+		return "", refusedError(loc, "a name must not contain U+0000")
+	}
+	if strings.HasPrefix(loc, "/") || loc == "~" || strings.HasPrefix(loc, "~/") {
+		return "", refusedError(loc, "a team server's noggins are names relative to it, not paths of its disk")
+	}
+	name := path.Clean(loc)
+	if name == ".." || strings.HasPrefix(name, "../") || name == "." {
+		return "", refusedError(loc, "the name leaves the team server's noggins")
+	}
+	return name, nil
 }

@@ -46,9 +46,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"path"
-	"regexp"
-	"strings"
 	"sync"
 	"time"
 
@@ -58,6 +55,7 @@ import (
 
 	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/store"
 )
 
 // Server is the name an unavailable error gives the database (its
@@ -125,35 +123,10 @@ func (db *DB) Close() {
 // Providers lists the location kind the database serves.
 func (db *DB) Providers() []noggin.Provider { return []noggin.Provider{{Scheme: "postgres"}} }
 
-var uriPrefix = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
-
-// Name is the noggin name of a location: a relative path, cleaned. URIs
-// are no-provider; absolute paths, "~" and paths that climb out with ".."
-// are location-refused.
-func Name(location string) (string, error) {
-	loc := jstext.TrimSpace(location)
-	if loc == "" {
-		return "", noggin.NewError(noggin.CodeNoLocation)
-	}
-	if m := uriPrefix.FindString(loc); m != "" {
-		return "", noggin.NewError(noggin.CodeNoProvider,
-			noggin.F("scheme", strings.ToLower(m[:len(m)-3])), noggin.F("location", loc))
-	}
-	refuse := func(detail string) error {
-		return noggin.NewError(noggin.CodeLocationRefused, noggin.F("location", loc), noggin.F("detail", detail))
-	}
-	if strings.ContainsRune(loc, 0) {
-		return "", refuse("a name must not contain U+0000")
-	}
-	if strings.HasPrefix(loc, "/") || loc == "~" || strings.HasPrefix(loc, "~/") {
-		return "", refuse("a team server's noggins are names relative to it, not paths of its disk")
-	}
-	name := path.Clean(loc)
-	if name == ".." || strings.HasPrefix(name, "../") || name == "." {
-		return "", refuse("the name leaves the team server's noggins")
-	}
-	return name, nil
-}
+// Name is the noggin name of a location: core's store.RelativeName (a
+// cleaned relative path; URIs, absolute paths, "~" and names that climb
+// out are refused with the codes of a rooted file store).
+func Name(location string) (string, error) { return store.RelativeName(location) }
 
 // Open returns the noggin at location, reading it once (so an unreachable
 // database fails here).

@@ -230,22 +230,3 @@ items:
 		t.Fatalf("export of a missing noggin: %v", err)
 	}
 }
-
-// TestNames: locations are cleaned names; URIs, absolute paths and names
-// leaving the server are refused with the codes of a rooted file server.
-func TestNames(t *testing.T) {
-	for in, want := range map[string]string{
-		"team.yaml": "team.yaml", " ./team.yaml ": "team.yaml", "a/../b.yaml": "b.yaml", "x//y.yaml": "x/y.yaml",
-		"/etc/passwd": noggin.CodeLocationRefused, "~": noggin.CodeLocationRefused, "~/x": noggin.CodeLocationRefused,
-		"../up.yaml": noggin.CodeLocationRefused, ".": noggin.CodeLocationRefused, "memory://x": noggin.CodeNoProvider,
-		"file:///x": noggin.CodeNoProvider, "   ": noggin.CodeNoLocation,
-	} {
-		got, err := pgstore.Name(in)
-		if err != nil {
-			got = noggin.Wrap(err).Code
-		}
-		if got != want {
-			t.Errorf("Name(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
