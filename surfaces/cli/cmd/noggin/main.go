@@ -8,11 +8,8 @@
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
 
 	"github.com/noggin-go/noggin/surfaces/cli/internal/app"
 )
@@ -25,10 +22,9 @@ func main() {
 		debug.SetGCPercent(-1)
 		debug.SetMemoryLimit(512 << 20)
 	}
-	// Ctrl-C (or a TERM) while the verb waits for the noggin's lock stops
-	// it with nothing written; once the write has begun it completes.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := app.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
-	stop()
+	// Ctrl-C (or a TERM) while the verb waits for the noggin's lock, a
+	// remote server or changes stops it with nothing written; once the
+	// write has begun it completes (interrupt.go).
+	code := app.Main(newInterruptContext(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	os.Exit(code)
 }
