@@ -49,6 +49,7 @@ type fileStore struct {
 	mapFiles bool            // Options.MapFiles
 	items    codec.ItemCache // encodings of the items last written (under wmu)
 	journal  journalTail     // the history as this store last appended to it (under wmu)
+	held     heldFile        // the file as this store last wrote it, kept open (under wmu)
 	timeout  time.Duration
 	poll     time.Duration
 

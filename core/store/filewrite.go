@@ -239,8 +239,11 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte, src *codec.So
 	if err == nil {
 		err = f.Sync()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	keep := err == nil && !s.mapFiles && s.held.take()
+	if !keep {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
 		return "", err
@@ -251,6 +254,9 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte, src *codec.So
 			break
 		}
 		time.Sleep(time.Duration(5+rand.IntN(15)) * time.Millisecond) //nolint:gosec // retry jitter, not a secret
+	}
+	if keep {
+		s.held.give(f, err == nil)
 	}
 	if err != nil {
 		return "", err
