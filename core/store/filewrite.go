@@ -149,13 +149,13 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	// unchanged items' bytes from the file: only if the file is what the
 	// last journalled write left (its digest is that write's after), which
 	// this encoder wrote, are those bytes their encoding.
-	var journal *[]byte
+	var journal *journalEnds
 	if src != nil && out == nil && jerr == nil {
-		data, rerr := s.fsy.ReadFile(s.name + historySuffix)
-		if rerr == nil || notExist(rerr) {
-			journal = &data
+		ends, rerr := readJournalEnds(s.fsy, s.name+historySuffix)
+		if rerr == nil {
+			journal = &ends
 		}
-		if lastAfter(data) != entry.Before || entry.Before == "" {
+		if rerr != nil || lastAfter(ends.tail) != entry.Before || entry.Before == "" {
 			src = nil
 		}
 	} else {

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -162,36 +163,113 @@ type journalTail struct {
 	lines int
 }
 
+// journalEnds is what a write needs of a journal, read without bringing
+// the whole of it into memory (a full journal is 0.5–1 MB, and fresh
+// memory costs a one-shot process about 0.6 ms per MB): its line count,
+// whether its last line is torn (no final newline), and its tail, whole
+// lines holding at least its last two.
+type journalEnds struct {
+	lines int
+	torn  bool
+	tail  []byte
+	whole bool // tail is the whole journal
+}
+
+// journalChunk is the buffer readJournalEnds counts lines through, and the
+// first size of tail it tries.
+const journalChunk = 32 << 10
+
+// readJournalEnds reads the ends of the journal name (a missing journal
+// has none: zero lines).
+func readJournalEnds(fsy fsys, name string) (journalEnds, error) {
+	var e journalEnds
+	f, err := fsy.Open(name)
+	if err != nil {
+		if notExist(err) {
+			e.whole = true
+			return e, nil
+		}
+		return e, err
+	}
+	defer f.Close()
+	buf := make([]byte, journalChunk)
+	var size int64
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			e.lines += bytes.Count(buf[:n], []byte{'\n'})
+			e.torn = buf[n-1] != '\n'
+			size += int64(n)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return e, err
+		}
+	}
+	for chunk := int64(journalChunk); ; chunk *= 4 {
+		off := max(0, size-chunk)
+		if int64(len(buf)) < size-off {
+			buf = make([]byte, size-off)
+		}
+		n, err := f.ReadAt(buf[:size-off], off)
+		if err != nil && err != io.EOF {
+			return e, err
+		}
+		t := buf[:n]
+		if off == 0 {
+			e.tail, e.whole = t, true
+			return e, nil
+		}
+		// Drop the line the chunk starts inside; keep it if two lines remain.
+		if i := bytes.IndexByte(t, '\n'); i >= 0 {
+			body := t[i+1:]
+			if bytes.IndexByte(bytes.TrimRight(body, "\n"), '\n') >= 0 {
+				e.tail = body
+				return e, nil
+			}
+		}
+	}
+}
+
 // appendJournal numbers e after the journal's last entry and appends it;
 // a journal past MaxHistory+compactSlack lines is rewritten (atomically) to
 // its last MaxHistory entries. tail (may be nil) saves reading a journal
-// that only this store wrote since; read (may be nil) is the journal's
-// bytes, read under the same lock. Called under the noggin's lock.
-func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, read *[]byte) error {
+// that only this store wrote since; ends (may be nil) are the journal's
+// ends, read under the same lock. Called under the noggin's lock.
+func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, ends *journalEnds) error {
 	known := false
-	if read == nil && tail != nil && tail.st.exists {
+	if ends == nil && tail != nil && tail.st.exists {
 		if fi, err := fsy.Stat(name); err == nil && stampOf(fi) == tail.st {
 			known = true
 		}
 	}
-	var data []byte
 	var seq, lines int
+	torn := false
 	switch {
 	case known:
 		seq, lines = tail.seq, tail.lines
-	case read != nil:
-		data = *read
-		seq, lines = lastSeq(data), bytes.Count(data, []byte{'\n'})
 	default:
-		var err error
-		if data, err = fsy.ReadFile(name); err != nil && !notExist(err) {
-			return err
+		if ends == nil {
+			read, err := readJournalEnds(fsy, name)
+			if err != nil {
+				return err
+			}
+			ends = &read
 		}
-		seq, lines = lastSeq(data), bytes.Count(data, []byte{'\n'})
+		seq, lines, torn = lastSeq(ends.tail), ends.lines, ends.torn
+		if seq == 0 && !ends.whole { // no entry at the end: look further back
+			data, err := fsy.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			seq = lastSeq(data)
+		}
 	}
 	e.Seq = seq + 1
 	line := codec.EncodeEntry(e)
-	err := writeJournal(fsy, name, data, known, lines, line)
+	err := writeJournal(fsy, name, torn, lines, line)
 	if tail != nil {
 		*tail = journalTail{}
 		if fi, serr := fsy.Stat(name); err == nil && serr == nil {
@@ -204,16 +282,14 @@ func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, rea
 	return err
 }
 
-// writeJournal appends line, or rewrites the journal to its last entries
-// and line when it has grown past the bound (data, the journal's bytes,
-// is read here if the caller knew it without reading).
-func writeJournal(fsy fsys, name string, data []byte, known bool, lines int, line []byte) error {
+// writeJournal appends line (after a newline when the journal ends in a
+// torn line, which stays one bad line), or rewrites the journal to its
+// last entries and line when it has grown past the bound.
+func writeJournal(fsy fsys, name string, torn bool, lines int, line []byte) error {
 	if lines+1 > noggin.MaxHistory+compactSlack {
-		if known {
-			var err error
-			if data, err = fsy.ReadFile(name); err != nil {
-				return err
-			}
+		data, err := fsy.ReadFile(name)
+		if err != nil {
+			return err
 		}
 		keep := data
 		for n := bytes.Count(keep, []byte{'\n'}); n > noggin.MaxHistory-1; n-- {
@@ -230,7 +306,7 @@ func writeJournal(fsy fsys, name string, data []byte, known bool, lines int, lin
 	if err != nil {
 		return err
 	}
-	if len(data) > 0 && data[len(data)-1] != '\n' { // a torn last line stays one bad line
+	if torn {
 		line = append([]byte{'\n'}, line...)
 	}
 	_, err = f.Write(line)
