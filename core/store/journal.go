@@ -198,7 +198,7 @@ func readJournalEnds(fsy fsys, name string) (journalEnds, error) {
 		n, err := f.Read(buf)
 		if n > 0 {
 			e.lines += bytes.Count(buf[:n], []byte{'\n'})
-			e.torn = buf[n-1] != '\n'
+			e.torn = !bytes.HasSuffix(buf[:n], []byte{'\n'})
 			size += int64(n)
 		}
 		if err == io.EOF {
