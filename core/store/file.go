@@ -49,7 +49,7 @@ type fileStore struct {
 	mapFiles bool            // Options.MapFiles
 	items    codec.ItemCache // encodings of the items last written (under wmu)
 	journal  journalTail     // the history as this store last appended to it (under wmu)
-	held     heldFile        // the file as this store last wrote it, kept open (under wmu)
+	held     heldFile        // the file as this store last wrote it, kept open
 	timeout  time.Duration
 	poll     time.Duration
 
@@ -150,6 +150,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 		return nil, err
 	}
 	s.failErr = nil
+	s.held.release() // the file changed: what this store wrote is gone
 	s.replaceLocked(f.doc, f.raw, st, now)
 	s.src, s.mapped = f.src, f.mapped
 	return f.doc, nil

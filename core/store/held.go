@@ -3,6 +3,7 @@ package store
 import (
 	"os"
 	"runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -18,8 +19,13 @@ import (
 // Not on Windows, where an open file cannot be renamed over; and at most
 // maxHeld files per process, so a server writing many noggins stays far
 // from its descriptor limit.
+//
+// Once another process replaced the file, the held one is an old version
+// whose blocks only this process keeps: it is released as soon as the
+// store reads the new file.
 type heldFile struct {
-	f *os.File // nil when none
+	mu sync.Mutex
+	f  *os.File // nil when none
 }
 
 // maxHeld bounds the files held open across all stores of the process.
@@ -35,6 +41,8 @@ func (h *heldFile) take() bool {
 	if runtime.GOOS == "windows" {
 		return false
 	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.f != nil {
 		return true
 	}
@@ -50,6 +58,8 @@ func (h *heldFile) take() bool {
 // closed in the background. When the rename failed, f is closed and the
 // held file stays.
 func (h *heldFile) give(f *os.File, replaced bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if !replaced {
 		_ = f.Close()
 		if h.f == nil {
@@ -60,6 +70,17 @@ func (h *heldFile) give(f *os.File, replaced bool) {
 	old := h.f
 	h.f = f
 	if old != nil {
+		go func() { _ = old.Close() }()
+	}
+}
+
+// release closes the held file in the background, if there is one.
+func (h *heldFile) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if old := h.f; old != nil {
+		h.f = nil
+		heldCount.Add(-1)
 		go func() { _ = old.Close() }()
 	}
 }

@@ -3,6 +3,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,13 +49,32 @@ func TestHeldFile(t *testing.T) {
 				t.Error("the held file is not the file the store last wrote")
 			}
 			// The replaced files are closed in the background.
-			deadline := time.Now().Add(10 * time.Second)
-			for openFiles(t) > before {
-				if time.Now().After(deadline) {
-					t.Fatalf("open files grew from %d to %d over 40 writes", before, openFiles(t))
+			waitFiles := func(want int, what string) {
+				t.Helper()
+				deadline := time.Now().Add(10 * time.Second)
+				for openFiles(t) > want {
+					if time.Now().After(deadline) {
+						t.Fatalf("%s: %d open files, want %d", what, openFiles(t), want)
+					}
+					time.Sleep(10 * time.Millisecond)
 				}
-				time.Sleep(10 * time.Millisecond)
 			}
+			waitFiles(before, "after 40 writes")
+			// Another process replaces the file: once the store has read
+			// the new one, the old version it held is let go.
+			if err := os.WriteFile(p+".other", []byte("schemaVersion: 1\nactive: null\nitems: []\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(p+".other", p); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Load(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if fs.held.f != nil {
+				t.Error("the store still holds the file another process replaced")
+			}
+			waitFiles(before-1, "after another process's write")
 		})
 	}
 }
