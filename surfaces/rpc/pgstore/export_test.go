@@ -1,5 +1,7 @@
 package pgstore
 
+import "github.com/jackc/pgx/v5"
+
 // Hold keeps the replica's cache of the noggin name from moving (as a slow
 // listener would) until the returned function is called.
 func Hold(db *DB, name string) (release func()) {
@@ -7,3 +9,7 @@ func Hold(db *DB, name string) (release func()) {
 	s.mu.Lock()
 	return s.mu.Unlock
 }
+
+// SetBeforeCommit sets the hook every write runs just before its commit
+// (nil: none).
+func SetBeforeCommit(f func(pgx.Tx)) { beforeCommit = f }

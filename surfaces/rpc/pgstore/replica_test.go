@@ -373,3 +373,44 @@ func TestOpsInOneWrite(t *testing.T) {
 		t.Fatalf("rows give\n%s\nApply gave\n%s", codec.EncodeYAML(got), codec.EncodeYAML(want))
 	}
 }
+
+// TestCommitFails: a write whose connection dies at its commit (its outcome
+// unknown to the replica) answers unavailable, never a wrong answer; the
+// replica then reads the noggin again, answers with what the database
+// holds, and writes again on a new connection.
+func TestCommitFails(t *testing.T) {
+	db, dsn := newDB(t)
+	ctx := context.Background()
+	run := &request.Runner{Engine: engine(t), Opener: db}
+	if err := call(t, run, "push", "title", "first"); err != nil {
+		t.Fatal(err)
+	}
+	killer, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer killer.Close(ctx)
+	pgstore.SetBeforeCommit(func(tx pgx.Tx) {
+		pid := tx.Conn().PgConn().PID()
+		if _, err := killer.Exec(ctx, `SELECT pg_terminate_backend($1)`, pid); err != nil {
+			t.Error(err)
+		}
+	})
+	err = call(t, run, "push", "title", "lost")
+	pgstore.SetBeforeCommit(nil)
+	if code := noggin.Wrap(err).Code; code != noggin.CodeUnavailable {
+		t.Fatalf("a write whose commit failed: %v (code %s), want unavailable", err, code)
+	}
+	// The write did not commit: the replica's answers say so.
+	env := run.RunCall(ctx, "show", map[string]any{"noggin": "team.yaml"}).Envelope
+	if !env.OK() || strings.Contains(string(env.Encode()), "lost") || !strings.Contains(string(env.Encode()), "first") {
+		t.Fatalf("after the failed commit:\n%s", env.Encode())
+	}
+	if err := call(t, run, "push", "title", "second"); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := db.Export(ctx, "team.yaml")
+	if err != nil || len(doc.Items) != 2 || doc.Items[0].Title != "first" || doc.Items[1].Title != "second" {
+		t.Fatalf("after the failed commit and a write: %v %+v", err, doc)
+	}
+}

@@ -403,6 +403,9 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 	if err := tx.SendBatch(wctx, batch).Close(); err != nil {
 		return nil, unavailable(wctx, err)
 	}
+	if beforeCommit != nil {
+		beforeCommit(tx)
+	}
 	if err := tx.Commit(wctx); err != nil {
 		committed = true // nothing to roll back; the outcome is unknown
 		s.loaded = false // read the noggin again before answering from it
@@ -412,6 +415,9 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 	s.advance(out, ops, positions, version+1, entry.After)
 	return out, nil
 }
+
+// beforeCommit, when set (by tests), runs just before a write commits.
+var beforeCommit func(pgx.Tx)
 
 // lockRow locks the noggin's row for the transaction, creating it for
 // the first write.
