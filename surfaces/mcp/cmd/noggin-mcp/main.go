@@ -8,12 +8,10 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/noggin-go/noggin/core/servergc"
 	"github.com/noggin-go/noggin/surfaces/mcp/internal/app"
 )
 
 func main() {
-	servergc.Set(os.Getenv) // a server: collect at 5x the live heap unless $GOGC says otherwise
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := app.Main(ctx, app.Env{
 		Args:   os.Args[1:],
