@@ -54,6 +54,9 @@ type SizeResult struct {
 	Verbs     map[string]Sample `json:"verbs"`
 	// ForeignPush is a push on the file as another tool wrote it.
 	ForeignPush Sample `json:"pushOnForeignFile"`
+	// MCPNote is noggin-mcp's warm noggin_note (median round trip over
+	// stdio; the server's peak RSS).
+	MCPNote Sample `json:"mcpWarmNote"`
 }
 
 // Report is the whole report (bench/results.json).
@@ -78,7 +81,11 @@ var targetTable = []Target{
 	{"note", 10, 4, "hello"}, {"note", 10000, 2.5, "copy"}, {"note", 100000, 2.5, "copy"},
 	{"done", 10, 4, "hello"}, {"done", 10000, 2.5, "copy"}, {"done", 100000, 2.5, "copy"},
 	{"rss", 10000, 3, "file"}, {"rss", 100000, 2, "file"},
+	{mcpNote, 10000, 2, "copy"},
 }
+
+// mcpNote names the MCP server's warm noggin_note in the targets.
+const mcpNote = "mcp note"
 
 // measure runs cmd (made fresh by mk) runs times after 3 warm-ups, calling
 // before (untimed) ahead of each, and returns the medians.
@@ -154,6 +161,10 @@ func report(runs int, sizes []int, outDir string) error {
 	if err != nil {
 		return err
 	}
+	mcpBin, err := buildMCP(dir)
+	if err != nil {
+		return err
+	}
 	rep := Report{Runs: runs}
 	if rep.HelloWorld, err = measure(runs, func() *exec.Cmd { return exec.Command(hello) }, nil); err != nil {
 		return err
@@ -212,6 +223,12 @@ func report(runs int, sizes []int, outDir string) error {
 			res.Verbs[v.name] = s
 		}
 		if res.ForeignPush, err = measure(runs, func() *exec.Cmd { return run(reportVerbs[1].args...) }, foreign); err != nil {
+			return err
+		}
+		if err := restore(); err != nil {
+			return err
+		}
+		if res.MCPNote, err = measureMCPNote(mcpBin, dir, file, runs*mcpCalls); err != nil {
 			return err
 		}
 		rep.Sizes = append(rep.Sizes, res)
@@ -300,8 +317,12 @@ func (r Report) check(t Target) (got, bound float64, ok, found bool) {
 			got, bound = worst, t.Factor*float64(s.FileBytes)/(1<<20)
 		case "hello":
 			got, bound = s.Verbs[t.Verb].WallMS, t.Factor*r.HelloWorld.WallMS
-		default:
-			got, bound = s.Verbs[t.Verb].WallMS, t.Factor*s.Copy.WallMS
+		case "copy":
+			got = s.Verbs[t.Verb].WallMS
+			if t.Verb == mcpNote {
+				got = s.MCPNote.WallMS
+			}
+			bound = t.Factor * s.Copy.WallMS
 		}
 		return got, bound, got <= bound, true
 	}
@@ -313,21 +334,23 @@ func markdown(r Report) string {
 	fmt.Fprintf(&b, "# noggin CLI against the floor\n\n")
 	fmt.Fprintf(&b, "Written by `make bench-report` (surfaces/cli/internal/bench). Medians of %d whole processes per cell, "+
 		"after 3 warm-ups. Writes run on a generated noggin that noggin last wrote (its file and history restored before "+
-		"each run); the last column is a push on the file as another tool left it (no history), which encodes every item. "+
+		"each run); \"push, file of another tool\" is a push on the file as another tool left it (no history), which encodes every item. "+
+		"The MCP column is one noggin-mcp process over stdio answering noggin_note on the restored noggin: the median round trip of %d calls "+
+		"after 6 warm-ups. "+
 		"The floors are measured in the same "+
 		"session: a hello-world Go binary's start, and a durable copy of the same file "+
-		"(`dd if=FILE of=COPY bs=1M conv=fsync`). Ratios are to the floor of the cell's size (hello-world for 10 items).\n\n", r.Runs)
+		"(`dd if=FILE of=COPY bs=1M conv=fsync`). Ratios are to the floor of the cell's size (hello-world for 10 items).\n\n", r.Runs, r.Runs*mcpCalls)
 	fmt.Fprintf(&b, "![items against milliseconds, log-log](chart.png)\n\n")
 	fmt.Fprintf(&b, "hello-world start: **%.2f ms** (peak RSS %.1f MB)\n\n", r.HelloWorld.WallMS, r.HelloWorld.RSSMB)
 	fmt.Fprintf(&b, "| items | file | durable copy |")
 	for _, v := range reportVerbs {
 		fmt.Fprintf(&b, " %s |", v.name)
 	}
-	fmt.Fprintf(&b, " peak RSS (max over verbs) | push, file of another tool |\n|---|---|---|")
+	fmt.Fprintf(&b, " peak RSS (max over verbs) | push, file of another tool | MCP warm `noggin_note` (server's peak RSS) |\n|---|---|---|")
 	for range reportVerbs {
 		fmt.Fprintf(&b, "---|")
 	}
-	fmt.Fprintf(&b, "---|---|\n")
+	fmt.Fprintf(&b, "---|---|---|\n")
 	for _, s := range r.Sizes {
 		floor, unit := s.Copy.WallMS, "copy"
 		if s.Items <= 10 {
@@ -345,7 +368,8 @@ func markdown(r Report) string {
 		} else {
 			fmt.Fprintf(&b, " %.1f MB (%.2f× file) |", worst, worst/(float64(s.FileBytes)/(1<<20)))
 		}
-		fmt.Fprintf(&b, " %.1f ms (%.2f× %s; cpu %.1f) |\n", s.ForeignPush.WallMS, s.ForeignPush.WallMS/floor, unit, s.ForeignPush.CPUMS)
+		fmt.Fprintf(&b, " %.1f ms (%.2f× %s; cpu %.1f) |", s.ForeignPush.WallMS, s.ForeignPush.WallMS/floor, unit, s.ForeignPush.CPUMS)
+		fmt.Fprintf(&b, " %.1f ms (%.2f× %s; %.1f MB) |\n", s.MCPNote.WallMS, s.MCPNote.WallMS/floor, unit, s.MCPNote.RSSMB)
 	}
 	fmt.Fprintf(&b, "\n## Targets\n\n| target | measured | bound | |\n|---|---|---|---|\n")
 	for _, t := range targetTable {
@@ -360,6 +384,9 @@ func markdown(r Report) string {
 		what := fmt.Sprintf("`%s`, %d items ≤ %.1f× %s", t.Verb, t.Items, t.Factor, map[string]string{
 			"hello": "hello-world", "copy": "durable copy", "file": "file size"}[t.Floor])
 		unit := "ms"
+		if t.Verb == mcpNote {
+			what = fmt.Sprintf("MCP warm `noggin_note`, %d items ≤ %.1f× durable copy", t.Items, t.Factor)
+		}
 		if t.Floor == "file" {
 			what = fmt.Sprintf("peak RSS, %d items ≤ %.0f× file size", t.Items, t.Factor)
 			unit = "MB"
