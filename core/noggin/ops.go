@@ -23,7 +23,7 @@ func Apply(doc *Document, ops []Op) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &a.doc
+	out := a.doc
 	if doc != nil && doc.knownValid() && a.stillValid(ops) {
 		out.memo.valid.Store(out)
 		switch {
@@ -76,7 +76,7 @@ func project(doc *Document, ops []Op) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &a.doc, nil
+	return a.doc, nil
 }
 
 // projectWith is project returning the applier, whose bookkeeping Apply's
@@ -98,7 +98,7 @@ func projectWith(doc *Document, ops []Op) (*applier, error) {
 // more items.
 func newApplier(doc *Document, extra int) *applier {
 	// Field by field: the result must not inherit doc's cached index.
-	a := &applier{doc: Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}, owned: map[*Item]bool{}}
+	a := &applier{doc: &Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}, owned: map[*Item]bool{}}
 	a.doc.Items = make([]*Item, len(doc.Items), len(doc.Items)+extra)
 	copy(a.doc.Items, doc.Items)
 	a.base = doc.cached()
@@ -108,7 +108,11 @@ func newApplier(doc *Document, extra int) *applier {
 
 // applier holds the copy-on-write state of one Apply.
 type applier struct {
-	doc Document
+	// doc is the result, allocated on its own: a result that lived inside
+	// the applier would keep the applier alive with it, and with it base,
+	// the input's index, so every document a long-lived store wrote would
+	// keep all the versions before it (TestApplyKeepsNoAncestors).
+	doc *Document
 	// owned marks items created or cloned by this apply (safe to mutate).
 	owned map[*Item]bool
 	// pos maps keys to indexes in doc.Items (first occurrence); nil until
