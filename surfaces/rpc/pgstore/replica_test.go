@@ -3,10 +3,12 @@ package pgstore_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/jackc/pgx/v5"
 
@@ -412,5 +414,58 @@ func TestCommitFails(t *testing.T) {
 	doc, err := db.Export(ctx, "team.yaml")
 	if err != nil || len(doc.Items) != 2 || doc.Items[0].Title != "first" || doc.Items[1].Title != "second" {
 		t.Fatalf("after the failed commit and a write: %v %+v", err, doc)
+	}
+}
+
+// TestReplicaKeepsFewVersions: a replica caches the latest version of each
+// noggin, not the versions its writes went through (see
+// TestLongLivedStoreKeepsFewVersions in core/store; this store applies
+// ops to its cached documents the same way).
+func TestReplicaKeepsFewVersions(t *testing.T) {
+	first, dsn := newDB(t)
+	ctx := context.Background()
+	if err := call(t, &request.Runner{Engine: engine(t), Opener: first}, "push", "title", "root"); err != nil {
+		t.Fatal(err)
+	}
+	// A replica that reads the noggin from the database indexes it, and
+	// its writes derive their indexes from that one.
+	db := openDB(t, dsn)
+	run := &request.Runner{Engine: engine(t), Opener: db}
+	st, err := db.Open(ctx, "team.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var early []weak.Pointer[noggin.Document]
+	for i := range 60 {
+		var err error
+		switch i % 4 {
+		case 0:
+			err = call(t, run, "add", "title", fmt.Sprint("todo ", i))
+		case 1, 2:
+			err = call(t, run, "note", "text", fmt.Sprint("note ", i))
+		case 3:
+			err = call(t, run, "edit", "path", ".", "title", fmt.Sprint("root ", i))
+		}
+		if err != nil {
+			t.Fatalf("write %d: %v", i, err)
+		}
+		if i < 10 {
+			doc, err := st.Load(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			early = append(early, weak.Make(doc))
+		}
+	}
+	runtime.GC()
+	runtime.GC()
+	reachable := 0
+	for _, w := range early {
+		if w.Value() != nil {
+			reachable++
+		}
+	}
+	if reachable > 1 {
+		t.Errorf("%d of the first 10 versions are still reachable after 50 more writes, want at most 1", reachable)
 	}
 }

@@ -99,6 +99,7 @@ func (s *nogginStore) reset() {
 	s.loaded, s.id, s.version, s.digest = true, 0, 0, initialDigest
 	s.doc, s.pos = noggin.NewDocument(), map[string]string{}
 	_ = noggin.Validate(s.doc)
+	noggin.Index(s.doc) // as load does: the noggin's writes derive their indexes
 	s.publish(old, s.doc)
 }
 
