@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -76,7 +77,8 @@ func BenchmarkLoadWarm(b *testing.B) {
 
 // BenchmarkUpdate: one push-like write (add a last child of the active item
 // and make it active) on a long-lived store: lock, re-read (bytes compared
-// with the cache), apply, encode, temp file + fsync + rename + dir fsync.
+// with the cache), apply, encode, temp file + fsync + rename + dir fsync;
+// and the live heap after the writes (live-MB).
 func BenchmarkUpdate(b *testing.B) {
 	for _, n := range []int{10000, 100000} {
 		b.Run(sizeName(n), func(b *testing.B) {
@@ -99,6 +101,14 @@ func BenchmarkUpdate(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			// What the store keeps after b.N writes: the document, its
+			// index and the last encoding, not the versions it wrote.
+			b.StopTimer()
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc)/1e6, "live-MB")
+			runtime.KeepAlive(s)
 		})
 	}
 }
