@@ -41,6 +41,7 @@ package codec
 import (
 	"errors"
 	"io"
+	"math"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -101,46 +102,65 @@ func EncodeYAML(doc *noggin.Document) []byte {
 
 // ItemCache makes repeated YAML encodings of successive versions of one
 // document cheap: documents are never modified once built, and Apply keeps
-// every unchanged item as the same *Item, so the bytes of an item encoded
-// before are copied from the last encoding (which it keeps, with where
-// each item lies in it: a Source) and only new or changed items are
-// encoded again. The zero value is ready to use; it is not safe for
-// concurrent use.
+// every unchanged item as the same *Item, so the bytes of an item written
+// before are copied from what the last write wrote and only new or changed
+// items are encoded again. It keeps where each item lies in what it wrote,
+// not the bytes: the caller hands them back (a long-lived store maps the
+// file it wrote), so a large noggin is not held in memory a second time.
+// The zero value is ready to use; it is not safe for concurrent use.
 type ItemCache struct {
-	last *Source
-}
-
-// EncodeYAML is codec.EncodeYAML(doc), copying the bytes of the items the
-// last call encoded too.
-func (c *ItemCache) EncodeYAML(doc *noggin.Document) []byte {
-	size := estimateSize(doc)
-	if c.last != nil {
-		size = max(size, len(c.last.raw)+len(c.last.raw)/64+4096)
-	}
-	rec := &recorder{from: c.last, spans: &spanList{}}
-	b := appendYAMLDoc(make([]byte, 0, size), doc, nil, rec)
-	b = append(b, '\n')
-	b = b[:len(b):len(b)]
-	c.last = &Source{raw: b, items: doc.Items, spans: rec.spans}
-	return b
-}
-
-// recorder writes items as from would (from may be nil: encode them all)
-// and records where each one lies in the output.
-type recorder struct {
-	from  *Source
+	// items and spans place the items of the last write's document in
+	// its output; nil after a failed write (everything is encoded anew).
+	items []*noggin.Item
 	spans *spanList
 }
 
+// WriteYAML streams EncodeYAML(doc) to w through small buffers, copying
+// the bytes of every item the last call wrote too from last, which must be
+// exactly what that call wrote (nil: encode every item), and remembers
+// where each item lies in what it writes now. After a failure, or a panic
+// while reading last (a mapping of a file that shrank), the next call
+// encodes every item.
+func (c *ItemCache) WriteYAML(w io.Writer, doc *noggin.Document, last []byte) error {
+	var from *Source
+	if last != nil && c.spans != nil {
+		from = &Source{raw: last, items: c.items, spans: c.spans}
+	}
+	c.items, c.spans = nil, nil
+	rec := &recorder{from: from, spans: &spanList{}}
+	var err error
+	flush := func(b []byte) []byte {
+		if err == nil && len(b) > 0 {
+			_, err = w.Write(b)
+		}
+		rec.base += len(b)
+		return b[:0]
+	}
+	flush(append(appendYAMLDoc(make([]byte, 0, flushSize+8<<10), doc, flush, rec), '\n'))
+	if err == nil && rec.base < math.MaxUint32 { // spans hold uint32 offsets
+		c.items, c.spans = doc.Items, rec.spans
+	}
+	return err
+}
+
+// recorder writes items as from would (from may be nil: encode them all)
+// and records where each one lies in the output, of which base bytes were
+// flushed before the buffer it appends to.
+type recorder struct {
+	from  *Source
+	spans *spanList
+	base  int
+}
+
 func (r *recorder) append(b []byte, it *noggin.Item) []byte {
-	start := len(b)
+	start := r.base + len(b)
 	if r.from != nil {
 		b = r.from.append(b, it)
 	} else {
 		b = appendItem(b, it)
 	}
 	r.spans.add(start)
-	r.spans.end(len(b))
+	r.spans.end(r.base + len(b))
 	return b
 }
 

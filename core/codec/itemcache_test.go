@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"io"
 	"testing"
 
 	"github.com/noggin-go/noggin/core/noggin"
@@ -14,6 +15,17 @@ import (
 func TestItemCacheMatchesEncodeYAML(t *testing.T) {
 	doc := sampledoc.Doc(500, 7)
 	var c ItemCache
+	var last []byte
+	// write is what a long-lived store does: it hands back what the cache
+	// wrote last.
+	write := func(doc *noggin.Document) []byte {
+		var out bytes.Buffer
+		if err := c.WriteYAML(&out, doc, last); err != nil {
+			t.Fatal(err)
+		}
+		last = out.Bytes()
+		return bytes.Clone(last)
+	}
 	title, done := "renamed: with a colon", true
 	steps := [][]noggin.Op{
 		nil,
@@ -32,11 +44,11 @@ func TestItemCacheMatchesEncodeYAML(t *testing.T) {
 			}
 			doc = next
 		}
-		if got, want := c.EncodeYAML(doc), EncodeYAML(doc); !bytes.Equal(got, want) {
+		if got, want := write(doc), EncodeYAML(doc); !bytes.Equal(got, want) {
 			t.Fatalf("step %d: item cache output differs from EncodeYAML", i)
 		}
 	}
-	if c.last == nil || c.last.spans.n != len(doc.Items) {
+	if c.spans == nil || c.spans.n != len(doc.Items) {
 		t.Fatalf("the cache does not place the last encoding's items")
 	}
 	for range 100 { // one item replaced again and again
@@ -45,10 +57,37 @@ func TestItemCacheMatchesEncodeYAML(t *testing.T) {
 			t.Fatal(err)
 		}
 		doc = next
-		if got := c.EncodeYAML(doc); !bytes.Equal(got, EncodeYAML(doc)) {
+		if got := write(doc); !bytes.Equal(got, EncodeYAML(doc)) {
 			t.Fatal("item cache output differs after many writes")
 		}
 	}
+	// Without the last bytes, or after a failed write, every item is
+	// encoded (and the bytes still right).
+	var out bytes.Buffer
+	if err := c.WriteYAML(&out, doc, nil); err != nil || !bytes.Equal(out.Bytes(), EncodeYAML(doc)) {
+		t.Fatalf("a write without the last bytes: %v", err)
+	}
+	if err := c.WriteYAML(failAfter{n: 1000}, doc, out.Bytes()); err == nil {
+		t.Fatal("a failing writer's error is lost")
+	}
+	if c.spans != nil {
+		t.Fatal("the cache keeps the places of a failed write")
+	}
+	garbage := bytes.Repeat([]byte{'#'}, out.Len())
+	out.Reset()
+	if err := c.WriteYAML(&out, doc, garbage); err != nil || !bytes.Equal(out.Bytes(), EncodeYAML(doc)) {
+		t.Fatalf("after a failed write, bytes were copied from the last ones: %v", err)
+	}
+}
+
+// failAfter fails once n bytes were written.
+type failAfter struct{ n int }
+
+func (f failAfter) Write(b []byte) (int, error) {
+	if len(b) > f.n {
+		return 0, io.ErrShortWrite
+	}
+	return len(b), nil
 }
 
 // BenchmarkItemCache: a long-lived store's encoding after a note on a
@@ -56,7 +95,11 @@ func TestItemCacheMatchesEncodeYAML(t *testing.T) {
 func BenchmarkItemCache(b *testing.B) {
 	doc := sampledoc.Doc(10000, 1)
 	var c ItemCache
-	c.EncodeYAML(doc)
+	var last bytes.Buffer
+	if err := c.WriteYAML(&last, doc, nil); err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -66,6 +109,10 @@ func BenchmarkItemCache(b *testing.B) {
 		}
 		doc = next
 		i += 7
-		c.EncodeYAML(doc)
+		out.Reset()
+		if err := c.WriteYAML(&out, doc, last.Bytes()); err != nil {
+			b.Fatal(err)
+		}
+		last, out = out, last
 	}
 }

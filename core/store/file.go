@@ -47,18 +47,26 @@ type fileStore struct {
 	fsy      fsys
 	jsonFile bool
 	mapFiles bool            // Options.MapFiles
-	items    codec.ItemCache // encodings of the items last written (under wmu)
-	journal  journalTail     // the history as this store last appended to it (under wmu)
-	held     heldFile        // the file as this store last wrote it, kept open
-	timeout  time.Duration
-	poll     time.Duration
+	items    codec.ItemCache // where the items last written lie in the file (under wmu)
+	// itemsDigest is the digest of what items last wrote ("" when that
+	// write did not complete): only bytes with this digest are copied
+	// from (under wmu).
+	itemsDigest string
+	journal     journalTail // the history as this store last appended to it (under wmu)
+	held        heldFile    // the file as this store last wrote it, kept open
+	timeout     time.Duration
+	poll        time.Duration
 
 	wmu turn // serialises Update within the process
 
 	mu     sync.Mutex // guards the fields below
 	loaded bool
 	doc    *noggin.Document
-	raw    []byte
+	// raw is the file's bytes as doc was read from them, in a one-shot
+	// process (MapFiles) only: a long-lived store keeps their digest, and
+	// maps the file when it needs them (see fileHolds), so that a large
+	// noggin is not held in memory twice.
+	raw []byte
 	// src places doc's items in raw, for a write that copies the unchanged
 	// ones (one-shot processes only; nil when unknown).
 	src *codec.Source
@@ -68,9 +76,9 @@ type fileStore struct {
 	// store wrote it), which cachedRawLocked rebuilds when it is needed.
 	rawDoc bool
 	st     stamp
-	// digest is the history's digest of raw ("" until worked out), so a
-	// long-lived store hashes the bytes it wrote once, not again before
-	// the next write.
+	// digest is the history's digest (current scheme) of the file as doc
+	// was read from or written as: always known in a long-lived store; ""
+	// until worked out in a one-shot one.
 	digest   string
 	checked  time.Time // when st was last confirmed
 	failSt   stamp     // stamp of the file that last failed to load
@@ -79,7 +87,8 @@ type fileStore struct {
 	hub      hub
 	stopPoll chan struct{}
 	// scratch (guarded by mu) and wscratch (guarded by wmu) are the small
-	// buffers the file is compared with raw through (sameFile).
+	// buffers the file is read through when it is compared with raw
+	// (sameFile) or with a digest (fileHolds).
 	scratch, wscratch []byte
 }
 
@@ -133,7 +142,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	if statErr == nil && s.failErr != nil && st == s.failSt && s.failAt.UnixNano()-st.mtime >= int64(racyWindow) {
 		return nil, s.failErr
 	}
-	if s.loaded && !s.mapped && s.sameFile(s.cachedRawLocked(), &s.scratch) {
+	if s.loaded && !s.mapped && s.unchangedLocked() {
 		s.st, s.checked = st, now
 		s.failErr = nil
 		return s.doc, nil
@@ -151,7 +160,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	}
 	s.failErr = nil
 	s.held.release() // the file changed: what this store wrote is gone
-	s.replaceLocked(f.doc, f.raw, st, now)
+	s.replaceLocked(f.doc, f.raw, "", st, now)
 	s.src, s.mapped = f.src, f.mapped
 	return f.doc, nil
 }
@@ -162,12 +171,19 @@ func (s *fileStore) racy() bool {
 	return s.st.exists && s.checked.UnixNano()-s.st.mtime < int64(racyWindow)
 }
 
-// replaceLocked installs a new cached document and tells watchers what
-// changed (only a non-empty diff is an event).
-func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, st stamp, now time.Time) {
+// replaceLocked installs a new cached document, read from raw (nil: a
+// missing file) or written as bytes whose digest is digest ("": not known),
+// and tells watchers what changed (only a non-empty diff is an event).
+func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, digest string, st stamp, now time.Time) {
 	prev, had := s.doc, s.loaded
+	if !s.mapFiles {
+		if digest == "" {
+			digest = digestOf(raw)
+		}
+		raw = nil
+	}
 	s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
-	s.digest, s.src, s.mapped = "", nil, false
+	s.digest, s.src, s.mapped = digest, nil, false
 	// Index the document now (reusing the key map CheckKeys built): verbs
 	// find items and paths in O(1), and a write derives its result's
 	// index from this one (see noggin.Index). A CLI push on 100k items
@@ -182,7 +198,8 @@ func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, st stamp, no
 }
 
 // cachedRawLocked returns the bytes of the file the cached document was
-// read from (or written as), rebuilding them if only the document was kept.
+// read from (or written as), rebuilding them if only the document was kept
+// (one-shot stores only; a long-lived one keeps their digest).
 func (s *fileStore) cachedRawLocked() []byte {
 	if s.rawDoc {
 		s.raw, s.rawDoc = s.encode(s.doc), false

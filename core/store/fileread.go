@@ -1,11 +1,13 @@
 package store
 
 // Reading a noggin file: mapped or read, and compared with the bytes the
-// store last saw without reading it into fresh memory.
+// store last saw (or with their digest) without reading it into fresh
+// memory.
 
 import (
 	"bytes"
 	"errors"
+	"hash/crc32"
 	"io"
 	"runtime/debug"
 
@@ -24,6 +26,91 @@ func (s *fileStore) sameFile(want []byte, scratch *[]byte) (same bool) {
 	// want may map a file that shrank since: a fault means "differs".
 	guard(func() { same = s.compareFile(want, scratch) })
 	return same
+}
+
+// unchangedLocked reports whether the file still holds the bytes the
+// cached document was read from or written as: compared with them in a
+// one-shot store, which has them; by digest in a long-lived one.
+func (s *fileStore) unchangedLocked() bool {
+	if s.mapFiles {
+		return s.sameFile(s.cachedRawLocked(), &s.scratch)
+	}
+	b, mapped, same := s.fileHolds(s.digest, false, &s.scratch)
+	if mapped {
+		unmapFile(b)
+	}
+	return same
+}
+
+// fileHolds reports whether the file's bytes are those whose digest is
+// want (the current scheme; a missing file counts as empty). With keep, it
+// also returns them when they are: mapped (mapped reports it; the caller
+// unmaps them) or else read. It reads through the small buffer *scratch
+// when it cannot map the file and need not keep it. Any failure, and a
+// file that shrinks while it is read, is false.
+//
+// It compares the length and the CRC-32 half of the digest, the cheaper
+// one to work out (a third of CRC-32C's time on this project's machine):
+// this runs under the lock before every write of a long-lived store, to
+// catch what a stamp cannot (a rewrite in place within the same clock
+// tick), and misses such a change with odds of one in 2^32.
+func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte, mapped, same bool) {
+	size, sum, ok := lengthAndCRC32(want)
+	if !ok {
+		return nil, false, false
+	}
+	f, err := s.fsy.Open(s.name)
+	if err != nil {
+		return nil, false, notExist(err) && size == 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
+		return nil, false, false
+	}
+	if m, ok := mapFile(f, int(size)); ok && !noMap {
+		same := false
+		if !guard(func() { same = crc32.ChecksumIEEE(m) == sum }) || !same || !keep {
+			unmapFile(m)
+			return nil, false, same
+		}
+		return m, true, true
+	}
+	h := crc32.NewIEEE()
+	if keep {
+		if b, err = io.ReadAll(f); err != nil {
+			return nil, false, false
+		}
+		_, _ = h.Write(b)
+		return b, false, int64(len(b)) == size && h.Sum32() == sum
+	}
+	if *scratch == nil {
+		*scratch = make([]byte, 32<<10)
+	}
+	n, err := io.CopyBuffer(h, f, *scratch)
+	return nil, false, err == nil && n == size && h.Sum32() == sum
+}
+
+// digestCachedLocked is the digest, in the scheme of like, of the bytes the
+// cached document was read from or written as. A long-lived store works
+// out another scheme's digest (an older build's journal) from the file,
+// while the file still holds those bytes ("" once it does not).
+func (s *fileStore) digestCachedLocked(like string) string {
+	if s.mapFiles {
+		return s.digestRaw(s.cachedRawLocked(), like)
+	}
+	if sameScheme(s.digest, like) {
+		return s.digest
+	}
+	b, mapped, same := s.fileHolds(s.digest, true, &s.scratch)
+	if mapped {
+		defer unmapFile(b)
+	}
+	d := ""
+	if same && !guard(func() { d = digestLike(b, like) }) {
+		d = ""
+	}
+	return d
 }
 
 // compareFile is sameFile without the fault guard.

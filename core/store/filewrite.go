@@ -39,7 +39,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 			return "" // changed meanwhile: the locked pass plans again
 		}
 		if !sameScheme(s.digest, like) || s.digest == "" {
-			d := s.digestRaw(s.cachedRawLocked(), like)
+			d := s.digestCachedLocked(like)
 			if !sameScheme(d, "") {
 				return d
 			}
@@ -86,9 +86,9 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		}
 	}
 	s.mu.Lock()
-	fresh, loaded, src := s.doc, s.loaded, s.src
+	fresh, loaded, src, digest := s.doc, s.loaded, s.src, s.digest
 	var raw []byte
-	if loaded {
+	if loaded && s.mapFiles {
 		raw = s.cachedRawLocked()
 	}
 	// A mapping shows the file's current bytes, not those the document was
@@ -97,8 +97,21 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	mapped := s.mapped
 	same := loaded && mapped && err == nil && st == s.st
 	s.mu.Unlock()
-	if loaded && !mapped {
+	// last: a long-lived store's file as it last wrote it, for the write
+	// to copy the unchanged items from.
+	var last []byte
+	lastMapped := false
+	defer func() {
+		if lastMapped {
+			unmapFile(last)
+		}
+	}()
+	switch {
+	case loaded && !mapped && s.mapFiles:
 		same = s.sameFile(raw, &s.wscratch)
+	case loaded && !s.mapFiles:
+		keep := !s.jsonFile && digest == s.itemsDigest
+		last, lastMapped, same = s.fileHolds(digest, keep, &s.wscratch)
 	}
 	if !same {
 		f, err := s.load()
@@ -106,6 +119,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 			return nil, err
 		}
 		raw, fresh, src = f.raw, f.doc, f.src
+		digest = "" // of raw, worked out by replaceLocked
 	}
 	if fresh != doc { // the file changed since the first plan: plan again
 		freshRaw := raw
@@ -116,7 +130,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	}
 	if len(ops) == 0 {
 		s.mu.Lock()
-		s.replaceLocked(fresh, raw, st, time.Now())
+		s.replaceLocked(fresh, raw, digest, st, time.Now())
 		s.mu.Unlock()
 		return fresh, nil
 	}
@@ -129,18 +143,6 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		return nil, err
 	}
 	s.removeStaleTemps()
-	// A one-shot process (MapFiles) streams the encoding and never needs
-	// the bytes again; a long-lived store keeps them, because the next
-	// write compares the file with them under the lock (encoding the
-	// document a second time would double the cost of every write).
-	var out []byte
-	switch {
-	case s.mapFiles:
-	case s.jsonFile:
-		out = codec.EncodeJSON(next)
-	default:
-		out = s.items.EncodeYAML(next) // re-encodes only changed items
-	}
 	entry, jerr := noggin.NewEntry(w, h, fresh, ops)
 	if jerr == nil {
 		entry.Before = h.Digest()
@@ -150,7 +152,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	// last journalled write left (its digest is that write's after), which
 	// this encoder wrote, are those bytes their encoding.
 	var journal *journalEnds
-	if src != nil && out == nil && jerr == nil {
+	if src != nil && jerr == nil {
 		ends, rerr := readJournalEnds(s.fsy, s.name+historySuffix)
 		if rerr == nil {
 			journal = &ends
@@ -161,9 +163,14 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	} else {
 		src = nil
 	}
-	after, err := s.writeAtomic(next, out, src, st)
+	s.itemsDigest = ""
+	after, err := s.writeAtomic(next, src, last, lastMapped, st)
+	lastMapped = false // writeAtomic unmapped it
 	if err != nil {
 		return nil, s.writeErr(err)
+	}
+	if !s.mapFiles && !s.jsonFile {
+		s.itemsDigest = after
 	}
 	if jerr == nil {
 		entry.After = after
@@ -172,11 +179,8 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	st, _ = s.stat()
 	s.mu.Lock()
 	s.failErr = nil
-	s.replaceLocked(next, out, st, time.Now())
-	s.rawDoc = out == nil // else the file is encode(next), rebuilt on demand
-	if jerr == nil {
-		s.digest = after
-	}
+	s.replaceLocked(next, nil, after, st, time.Now())
+	s.rawDoc = s.mapFiles // the file is encode(next), rebuilt on demand
 	s.mu.Unlock()
 	return next, nil
 }
@@ -188,19 +192,23 @@ func (s *fileStore) writeErr(err error) error {
 	return writeError(err, s.base)
 }
 
-// writeAtomic writes data, or if it is nil doc encoded as the file's
-// format and streamed (no document-sized buffer; copying unchanged items
-// from src when it is not nil, see codec.WriteYAMLFrom), to
-// <file>.tmp-<pid>-<epoch-ms>, fsyncs it, renames it over the file and
-// fsyncs the directory, and returns the digest of what it wrote. The temp
-// file is removed on failure.
+// writeAtomic streams doc encoded as the file's format (no document-sized
+// buffer) to <file>.tmp-<pid>-<epoch-ms>, fsyncs it, renames it over the
+// file and fsyncs the directory, and returns the digest of what it wrote.
+// The temp file is removed on failure. Unchanged items are copied instead
+// of encoded: in a one-shot process from src (see codec.WriteYAMLFrom), in
+// a long-lived store from last, the file as the store's item cache last
+// wrote it (see codec.ItemCache).
 //
-// src maps the file, whose stamp was st under the lock. A tool that ignores
-// the lock and rewrites the file in place while the bytes are copied makes
-// the mapping fault (caught) or read other bytes, even zeros past a
-// shortened end; the file's stamp then differs from st after the copy.
-// Either way the items are encoded instead.
-func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte, src *codec.Source, st stamp) (digest string, err error) {
+// src and last map the file, whose stamp was st under the lock. A tool
+// that ignores the lock and rewrites the file in place while the bytes are
+// copied makes the mapping fault (caught) or read other bytes, even zeros
+// past a shortened end; the file's stamp then differs from st after the
+// copy. Either way the items are encoded instead. A mapped last is
+// unmapped once copied from, before the rename: the last mapping of a
+// replaced file would free its pages and blocks in line when it goes,
+// while the held file is closed in the background (see heldFile).
+func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, last []byte, lastMapped bool, st stamp) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
@@ -212,10 +220,8 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte, src *codec.So
 		}
 	}()
 	sum := &digester{}
+	copied := src != nil || last != nil
 	switch {
-	case data != nil:
-		_, _ = sum.Write(data)
-		_, err = f.Write(data)
 	case s.jsonFile:
 		err = codec.WriteJSON(io.MultiWriter(f, sum), doc)
 	case src != nil && guard(func() {
@@ -224,8 +230,14 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte, src *codec.So
 		}
 		err = codec.WriteYAMLFrom(io.MultiWriter(f, sum), doc, src)
 	}) && s.unchanged(st):
+	case !s.mapFiles && guard(func() {
+		if beforeSplice != nil && last != nil {
+			beforeSplice()
+		}
+		err = s.items.WriteYAML(io.MultiWriter(f, sum), doc, last)
+	}) && (last == nil || s.unchanged(st)):
 	default:
-		if src != nil { // the copy was not sound: start again, encoding all
+		if copied { // the copy was not sound: start again, encoding all
 			if _, err = f.Seek(0, io.SeekStart); err == nil {
 				err = f.Truncate(0)
 			}
@@ -234,7 +246,14 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, data []byte, src *codec.So
 			}
 			sum = &digester{}
 		}
-		err = codec.WriteYAML(io.MultiWriter(f, sum), doc)
+		if s.mapFiles {
+			err = codec.WriteYAML(io.MultiWriter(f, sum), doc)
+		} else {
+			err = s.items.WriteYAML(io.MultiWriter(f, sum), doc, nil)
+		}
+	}
+	if lastMapped {
+		unmapFile(last)
 	}
 	if err == nil {
 		err = f.Sync()

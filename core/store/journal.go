@@ -65,6 +65,22 @@ func (d *digester) String() string {
 	return fmt.Sprintf("crc:%d:%08x%08x", d.n, d.c, d.i)
 }
 
+// lengthAndCRC32 returns the length and the CRC-32 (IEEE) of the bytes
+// whose current-scheme digest is d; ok is false for another scheme.
+func lengthAndCRC32(d string) (n int64, sum uint32, ok bool) {
+	rest, found := strings.CutPrefix(d, "crc:")
+	lenText, sums, found2 := strings.Cut(rest, ":")
+	if !found || !found2 || len(sums) != 16 {
+		return 0, 0, false
+	}
+	n, err := strconv.ParseInt(lenText, 10, 64)
+	v, err2 := strconv.ParseUint(sums[8:], 16, 32)
+	if err != nil || err2 != nil || n < 0 {
+		return 0, 0, false
+	}
+	return n, uint32(v), true
+}
+
 // digestOf is the digest of a noggin's bytes in the current scheme.
 func digestOf(b []byte) string {
 	var d digester

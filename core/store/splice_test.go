@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/noggin-go/noggin/core/codec"
 )
 
 // TestSpliceOnlyWhatThisBuildWrote: a one-shot write copies the unchanged
@@ -70,40 +73,101 @@ func TestSpliceOnlyWhatThisBuildWrote(t *testing.T) {
 }
 
 // TestSpliceFileShrank: the mapped file shrinks (rewritten in place by a
-// tool that ignores the lock) while a write copies from it: the write
-// encodes every item instead, and the file is right. (Within the mapping's
-// last page a shortened file reads as zeros, without a fault: the stamp
-// check catches it.)
+// tool that ignores the lock) while a write copies from it, in a one-shot
+// process or in a long-lived store that copies from the file it last
+// wrote: the write encodes every item instead, and the file is right.
+// (Within the mapping's last page a shortened file reads as zeros, without
+// a fault: the stamp check catches it.)
 func TestSpliceFileShrank(t *testing.T) {
-	for _, n := range []int{3, 400} { // within one page; past it (a fault)
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "n.yaml")
-			s := mustOpen(t, p, Options{})
-			for i := range n {
-				mustAdd(t, s, fmt.Sprint("k", i))
-			}
-			want, _ := os.ReadFile(p)
-			beforeSplice = func() {
-				if err := os.Truncate(p, 10); err != nil {
-					t.Error(err)
+	for _, longLived := range []bool{false, true} {
+		for _, n := range []int{3, 400} { // within one page; past it (a fault)
+			t.Run(fmt.Sprint("longLived=", longLived, "/", n), func(t *testing.T) {
+				p := filepath.Join(t.TempDir(), "n.yaml")
+				s := mustOpen(t, p, Options{})
+				for i := range n {
+					mustAdd(t, s, fmt.Sprint("k", i))
 				}
-			}
-			defer func() { beforeSplice = nil }()
-			if err := addItem(mustOpen(t, p, Options{MapFiles: true}), "new"); err != nil {
-				t.Fatal(err)
-			}
-			got, _ := os.ReadFile(p)
-			if len(want) < 8192 == (n > 3) {
-				t.Fatalf("%d bytes for %d items", len(want), n)
-			}
-			if !strings.HasPrefix(string(got), string(want[:len(want)-1])) || !strings.Contains(string(got), "key: new") {
-				t.Fatalf("after the fault:\n%s", got)
-			}
-			if data, _ := os.ReadFile(p + historySuffix); lastAfter(data) != digestOf(got) {
-				t.Fatal("the journal does not name the file written")
-			}
-		})
+				want, _ := os.ReadFile(p)
+				copies := 0
+				beforeSplice = func() {
+					copies++
+					if err := os.Truncate(p, 10); err != nil {
+						t.Error(err)
+					}
+				}
+				defer func() { beforeSplice = nil }()
+				writer := s
+				if !longLived {
+					writer = mustOpen(t, p, Options{MapFiles: true})
+				}
+				if err := addItem(writer, "new"); err != nil {
+					t.Fatal(err)
+				}
+				if copies != 1 {
+					t.Fatalf("%d copies from the file, want 1", copies)
+				}
+				got, _ := os.ReadFile(p)
+				if len(want) < 8192 == (n > 3) {
+					t.Fatalf("%d bytes for %d items", len(want), n)
+				}
+				if !strings.HasPrefix(string(got), string(want[:len(want)-1])) || !strings.Contains(string(got), "key: new") {
+					t.Fatalf("after the fault:\n%s", got)
+				}
+				if data, _ := os.ReadFile(p + historySuffix); lastAfter(data) != digestOf(got) {
+					t.Fatal("the journal does not name the file written")
+				}
+			})
+		}
 	}
+}
+
+// TestLongLivedCopiesWhatItWrote: a long-lived store keeps where the items
+// it wrote lie in the file, not the bytes, and copies the unchanged ones
+// from the file while the file holds exactly what it wrote; every write
+// gives the encoding of its document. After another writer's change, the
+// store encodes every item again, and copies from its own next write on.
+func TestLongLivedCopiesWhatItWrote(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "n.yaml")
+	s := mustOpen(t, p, Options{})
+	copies := 0
+	beforeSplice = func() { copies++ }
+	defer func() { beforeSplice = nil }()
+	check := func(what string, wantCopies int) {
+		t.Helper()
+		doc, err := s.Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(p)
+		if string(got) != string(codec.EncodeYAML(doc)) {
+			t.Fatalf("%s: the file is not the encoding of the store's document:\n%s", what, got)
+		}
+		if copies != wantCopies {
+			t.Fatalf("%s: %d copies from the file, want %d", what, copies, wantCopies)
+		}
+	}
+	for i := range 300 {
+		mustAdd(t, s, fmt.Sprint("k", i))
+	}
+	check("300 writes", 299) // the first write has nothing to copy
+	if fs := s.(*fileStore); fs.raw != nil {
+		t.Fatal("a long-lived store keeps the file's bytes")
+	}
+	// Another writer: same length, other bytes, its times put back.
+	b, _ := os.ReadFile(p)
+	st, _ := os.Stat(p)
+	b = []byte(strings.Replace(string(b), "key: k7\n", "key: x7\n", 1))
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Chtimes(p, st.ModTime(), st.ModTime())
+	mustAdd(t, s, "after")
+	check("a write after another writer's", 299)
+	if keys := fileKeys(t, p); keys[7] != "x7" || keys[len(keys)-1] != "after" {
+		t.Fatalf("the other writer's change is lost: %v", keys[:10])
+	}
+	mustAdd(t, s, "again")
+	check("the write after", 300)
 }
 
 // TestMappedWriteAfterChange: a one-shot store that read the file, then
