@@ -171,6 +171,7 @@ func StartRPCServer(bin, root string, env []string, extra ...string) (*RPCServer
 		}
 		cmd := exec.Command(bin, append(args, extra...)...)
 		cmd.Env = env
+		dieWithParent(cmd)
 		cmd.Dir = root
 		if root == "" {
 			cmd.Dir = suite.work

@@ -23,6 +23,7 @@ func StartMCP(ctx context.Context, bin, dir string, env []string) (*MCPSurface, 
 	cmd := exec.Command(bin)
 	cmd.Dir = dir
 	cmd.Env = env
+	dieWithParent(cmd)
 	client := mcp.NewClient(&mcp.Implementation{Name: "noggin-e2e", Version: "0"}, nil)
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
