@@ -127,40 +127,47 @@ func (c *ItemCache) WriteYAML(w io.Writer, doc *noggin.Document, last []byte) er
 		from = &Source{raw: last, items: c.items, spans: c.spans}
 	}
 	c.items, c.spans = nil, nil
-	rec := &recorder{from: from, spans: &spanList{}}
-	var err error
-	flush := func(b []byte) []byte {
-		if err == nil && len(b) > 0 {
-			_, err = w.Write(b)
-		}
-		rec.base += len(b)
-		return b[:0]
-	}
-	flush(append(appendYAMLDoc(make([]byte, 0, flushSize+8<<10), doc, flush, rec), '\n'))
-	if err == nil && rec.base < math.MaxUint32 { // spans hold uint32 offsets
+	out := &countingWriter{w: w}
+	rec := &recorder{from: from, spans: &spanList{}, flushed: &out.n}
+	err := stream(out, func(b []byte, flush func([]byte) []byte) []byte {
+		return append(appendYAMLDoc(b, doc, flush, rec), '\n')
+	})
+	if err == nil && out.n < math.MaxUint32 { // spans hold uint32 offsets
 		c.items, c.spans = doc.Items, rec.spans
 	}
 	return err
 }
 
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += n
+	return n, err
+}
+
 // recorder writes items as from would (from may be nil: encode them all)
-// and records where each one lies in the output, of which base bytes were
-// flushed before the buffer it appends to.
+// and records where each one lies in the output, of which *flushed bytes
+// were written before the buffer it appends to.
 type recorder struct {
-	from  *Source
-	spans *spanList
-	base  int
+	from    *Source
+	spans   *spanList
+	flushed *int
 }
 
 func (r *recorder) append(b []byte, it *noggin.Item) []byte {
-	start := r.base + len(b)
+	start := *r.flushed + len(b)
 	if r.from != nil {
 		b = r.from.append(b, it)
 	} else {
 		b = appendItem(b, it)
 	}
 	r.spans.add(start)
-	r.spans.end(r.base + len(b))
+	r.spans.end(*r.flushed + len(b))
 	return b
 }
 

@@ -106,9 +106,9 @@ func (s *fileStore) digestCachedLocked(like string) string {
 	if mapped {
 		defer unmapFile(b)
 	}
-	d := ""
-	if same && !guard(func() { d = digestLike(b, like) }) {
-		d = ""
+	d := "" // stays "" if the file shrinks under the mapping
+	if same {
+		guard(func() { d = digestLike(b, like) })
 	}
 	return d
 }
