@@ -48,6 +48,11 @@ type fastParser struct {
 	// spans, when non-nil, receives where each item lies in s (see
 	// Source), in the order of the items.
 	spans *spanList
+	// release, when non-nil, is told of the stretches of s this reader
+	// has passed (see DecodeYAMLSource); released is where the next one
+	// starts.
+	release  func(from, to int)
+	released int
 }
 
 type bline struct {
@@ -165,6 +170,12 @@ func decodeFastSplit(data []byte, splitMin int) (doc *noggin.Document, ok bool) 
 // decodeFastSpans is decodeFastSplit, also recording in *spans (when not
 // nil) where each item lies in data.
 func decodeFastSpans(data []byte, splitMin int, spans *spanList) (doc *noggin.Document, ok bool) {
+	return decodeFastReleasing(data, splitMin, spans, nil)
+}
+
+// decodeFastReleasing is decodeFastSpans, telling release (when not nil)
+// of the stretches of data it has passed.
+func decodeFastReleasing(data []byte, splitMin int, spans *spanList, release func(from, to int)) (doc *noggin.Document, ok bool) {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, false
 	}
@@ -177,7 +188,7 @@ func decodeFastSpans(data []byte, splitMin int, spans *spanList) (doc *noggin.Do
 		}
 	}()
 	p := &fastParser{ //nolint:gosec // data is never modified while the document lives (a read-only mapping or a buffer owned by the store)
-		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin, spans: spans}
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin, spans: spans, release: release}
 	return p.document(), true
 }
 
@@ -348,7 +359,7 @@ func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
 		fault any // a panic of the second half, rethrown here
 	}
 	done := make(chan half, 1)
-	q := &fastParser{s: p.s, pos: split, chunk: p.chunk, splitMin: p.splitMin}
+	q := &fastParser{s: p.s, pos: split, chunk: p.chunk, splitMin: p.splitMin, release: p.release, released: split}
 	if p.spans != nil {
 		q.spans = &spanList{}
 	}
@@ -443,6 +454,7 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 		switch {
 		case sp == si && isEntry:
 			finish()
+			p.releaseBehind()
 			if len(slab) == cap(slab) {
 				if slab != nil {
 					full = append(full, slab)
@@ -468,6 +480,19 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 		}
 	}
 	return collect()
+}
+
+// releaseStep is how far a reader (or a write copying from a Source) gets
+// past the last stretch it released before it releases the next one.
+const releaseStep = 1 << 20
+
+// releaseBehind releases what the reader has passed, once that is
+// releaseStep or more.
+func (p *fastParser) releaseBehind() {
+	if p.release != nil && p.pos-p.released >= releaseStep {
+		p.release(p.released, p.pos)
+		p.released = p.pos
+	}
 }
 
 // spanEnd ends the current item's span after the lines read so far.

@@ -62,12 +62,25 @@ type Source struct {
 	index  map[*noggin.Item]int // built once find has missed mapMisses times
 	misses int
 	next   int // the item expected next, in file order
+	// release (may be nil) is told of the stretches of raw the writes
+	// have copied from; released is where the next one starts.
+	release  func(from, to int)
+	released int
 }
 
 // DecodeYAMLSource is DecodeYAML, also returning the Source of data when
 // the fast reader read it (nil otherwise). The Source refers to data, which
 // must not change while it is used.
-func DecodeYAMLSource(data []byte) (*noggin.Document, *Source, error) {
+//
+// release, when not nil, is told of stretches data[from:to] that the
+// reader has passed and will not read again, about a megabyte at a time
+// (the two halves of a large items list each in order, from two
+// goroutines at once), and so are the Source's writes of what they have
+// copied: a caller whose data maps a file can drop those pages from its
+// memory, so that a large noggin is not held twice, mapped and decoded.
+// (Touching them again, as a write that copies them does, maps them in
+// again from the page cache.)
+func DecodeYAMLSource(data []byte, release func(from, to int)) (*noggin.Document, *Source, error) {
 	if isBlank(data) {
 		return noggin.NewDocument(), nil, nil
 	}
@@ -75,11 +88,11 @@ func DecodeYAMLSource(data []byte) (*noggin.Document, *Source, error) {
 	if len(data) >= math.MaxUint32 {
 		spans = nil
 	}
-	if doc, ok := decodeFastSpans(data, parallelMin, spans); ok {
+	if doc, ok := decodeFastReleasing(data, parallelMin, spans, release); ok {
 		if spans == nil || spans.n != len(doc.Items) {
 			return doc, nil, nil
 		}
-		return doc, &Source{raw: data, items: doc.Items, spans: spans}, nil
+		return doc, &Source{raw: data, items: doc.Items, spans: spans, release: release}, nil
 	}
 	doc, err := decodeYAMLSlow(data)
 	return doc, nil, err
@@ -109,7 +122,12 @@ func (s *Source) append(b []byte, it *noggin.Item) []byte {
 	}
 	s.next = i + 1
 	sp := s.spans.at(i)
-	return append(b, s.raw[sp.start:sp.end]...)
+	b = append(b, s.raw[sp.start:sp.end]...)
+	if s.release != nil && int(sp.end)-s.released >= releaseStep {
+		s.release(s.released, int(sp.end))
+		s.released = int(sp.end)
+	}
+	return b
 }
 
 // find returns the index of it among the source's items. Writes keep the

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/noggin-go/noggin/core/noggin"
@@ -145,7 +147,7 @@ func TestWriteYAMLFrom(t *testing.T) {
 // DecodeYAMLSource: a push, a done in the middle, a removal and a move.
 func TestWriteYAMLFromLarge(t *testing.T) {
 	text := EncodeYAML(sampledoc.Doc(10000, 3))
-	doc, src, err := DecodeYAMLSource(text)
+	doc, src, err := DecodeYAMLSource(text, nil)
 	if err != nil || src == nil {
 		t.Fatalf("no source: %v", err)
 	}
@@ -179,4 +181,83 @@ func FuzzSplice(f *testing.F) {
 			checkSplice(t, randomOps(r, before, ops), src)
 		}
 	})
+}
+
+// releases records the stretches a reader or a write releases, checking
+// that each lies in data and that one goroutine's come in order; with
+// scribble, it overwrites each stretch, so that a reader that read one
+// again would read garbage.
+type releases struct {
+	mu       sync.Mutex
+	data     []byte
+	scribble bool
+	got      [][2]int
+}
+
+func (r *releases) release(from, to int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, [2]int{from, to})
+	if from < 0 || to > len(r.data) || to-from < releaseStep {
+		panic(fmt.Sprintf("released [%d, %d) of %d bytes", from, to, len(r.data)))
+	}
+	if r.scribble {
+		for i := from; i < to; i++ {
+			r.data[i] = 0xff
+		}
+	}
+}
+
+// covered is how many bytes the releases cover, failing on an overlap.
+func (r *releases) covered(t *testing.T) int {
+	t.Helper()
+	got := slices.Clone(r.got)
+	slices.SortFunc(got, func(a, b [2]int) int { return a[0] - b[0] })
+	n, end := 0, 0
+	for _, g := range got {
+		if g[0] < end {
+			t.Fatalf("release [%d, %d) overlaps one ending at %d", g[0], g[1], end)
+		}
+		n, end = n+g[1]-g[0], g[1]
+	}
+	return n
+}
+
+// TestReleaseBehind: DecodeYAMLSource's reader, in two halves, releases
+// nearly all of a 4 MB file and never reads what it released (each
+// stretch is overwritten as it is released, and the document is still
+// what DecodeYAML reads); a write from the Source releases in file order
+// what it copied, and still writes the encoding.
+func TestReleaseBehind(t *testing.T) {
+	text := EncodeYAML(sampledoc.Doc(10000, 3))
+	want, err := DecodeYAML(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Clone(text)
+	read := &releases{data: data, scribble: true}
+	doc, src, err := DecodeYAMLSource(data, read.release)
+	if err != nil || src == nil {
+		t.Fatalf("no source: %v", err)
+	}
+	if !noggin.Equal(doc, want) {
+		t.Fatal("the document read while releasing differs")
+	}
+	if n := read.covered(t); n < len(text)-3*releaseStep {
+		t.Fatalf("the reader released %d of %d bytes", n, len(text))
+	}
+
+	copy(data, text) // what a mapping shows when its dropped pages are touched again
+	wrote := &releases{data: data}
+	src.release = wrote.release
+	after := randomOps(rand.New(rand.NewSource(1)), doc, []byte{3, 4, 1, 77})
+	checkSplice(t, after, src)
+	for i := 1; i < len(wrote.got); i++ {
+		if wrote.got[i][0] != wrote.got[i-1][1] {
+			t.Fatalf("write releases out of order: %v", wrote.got)
+		}
+	}
+	if n := wrote.covered(t); n < len(text)-2*releaseStep {
+		t.Fatalf("the write released %d of %d bytes", n, len(text))
+	}
 }

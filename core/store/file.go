@@ -234,7 +234,7 @@ func (s *fileStore) load() (f loadedFile, err error) {
 		return loadedFile{}, err
 	}
 	if f.mapped {
-		if guard(func() { f.doc, f.src, err = s.decode(f.raw) }) {
+		if guard(func() { f.doc, f.src, err = s.decode(f.raw, true) }) {
 			return f, err
 		}
 		// The file shrank while mapped (rewritten in place): read it.
@@ -243,7 +243,7 @@ func (s *fileStore) load() (f loadedFile, err error) {
 			return loadedFile{}, err
 		}
 	}
-	f.doc, f.src, err = s.decode(f.raw)
+	f.doc, f.src, err = s.decode(f.raw, false)
 	return f, err
 }
 
@@ -257,8 +257,9 @@ func (s *fileStore) refused(err error) error {
 
 // decode parses the file's bytes: JSON for .json files, else YAML. Load
 // errors of the document get data.path. A one-shot process (MapFiles)
-// also gets the Source of a YAML file, for its write.
-func (s *fileStore) decode(raw []byte) (*noggin.Document, *codec.Source, error) {
+// also gets the Source of a YAML file, for its write; when raw maps the
+// file, the pages read (and later copied) are dropped as it goes.
+func (s *fileStore) decode(raw []byte, mapped bool) (*noggin.Document, *codec.Source, error) {
 	if raw == nil { // missing file
 		return noggin.NewDocument(), nil, nil
 	}
@@ -269,7 +270,11 @@ func (s *fileStore) decode(raw []byte) (*noggin.Document, *codec.Source, error) 
 	case s.jsonFile:
 		doc, err = codec.DecodeJSON(raw)
 	case s.mapFiles:
-		doc, src, err = codec.DecodeYAMLSource(raw)
+		var release func(from, to int)
+		if mapped {
+			release = func(from, to int) { dropPages(raw[from:to]) }
+		}
+		doc, src, err = codec.DecodeYAMLSource(raw, release)
 	default:
 		doc, err = codec.DecodeYAML(raw)
 	}

@@ -97,7 +97,7 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 // while the file still holds those bytes ("" once it does not).
 func (s *fileStore) digestCachedLocked(like string) string {
 	if s.mapFiles {
-		return s.digestRaw(s.cachedRawLocked(), like)
+		return s.digestRaw(s.cachedRawLocked(), s.mapped, like)
 	}
 	if sameScheme(s.digest, like) {
 		return s.digest
@@ -108,7 +108,7 @@ func (s *fileStore) digestCachedLocked(like string) string {
 	}
 	d := "" // stays "" if the file shrinks under the mapping
 	if same {
-		guard(func() { d = digestLike(b, like) })
+		guard(func() { d = digestLike(b, like, nil) })
 	}
 	return d
 }

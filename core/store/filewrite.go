@@ -91,6 +91,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	if loaded && s.mapFiles {
 		raw = s.cachedRawLocked()
 	}
+	rawMapped := s.mapped
 	// A mapping shows the file's current bytes, not those the document was
 	// read from: comparing it with the file proves nothing. The stamp
 	// decides: the same file (inode, size, times) is unchanged.
@@ -118,12 +119,12 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		if err != nil {
 			return nil, err
 		}
-		raw, fresh, src = f.raw, f.doc, f.src
+		raw, rawMapped, fresh, src = f.raw, f.mapped, f.doc, f.src
 		digest = "" // of raw, worked out by replaceLocked
 	}
 	if fresh != doc { // the file changed since the first plan: plan again
-		freshRaw := raw
-		h = noggin.NewHistory(s.readHistory, func(like string) string { return s.digestRaw(freshRaw, like) })
+		freshRaw, freshMapped := raw, rawMapped
+		h = noggin.NewHistory(s.readHistory, func(like string) string { return s.digestRaw(freshRaw, freshMapped, like) })
 		if ops, err = w.Plan(fresh, h); err != nil {
 			return nil, err
 		}
@@ -365,12 +366,13 @@ func (s *fileStore) readHistory() (noggin.Journal, error) {
 }
 
 // digestRaw is the digest of the file's bytes raw (nil: a missing file) in
-// the scheme of like (see digestLike). raw may be mapped: a file that
-// shrank under the mapping has no digest.
-func (s *fileStore) digestRaw(raw []byte, like string) (d string) {
-	if !s.mapFiles {
-		return digestLike(raw, like)
+// the scheme of like (see digestLike). When mapped, raw maps the file: a
+// file that shrank under the mapping has no digest, and the pages hashed
+// are dropped as it goes (see dropPages).
+func (s *fileStore) digestRaw(raw []byte, mapped bool, like string) (d string) {
+	if !mapped {
+		return digestLike(raw, like, nil)
 	}
-	guard(func() { d = digestLike(raw, like) })
+	guard(func() { d = digestLike(raw, like, dropPages) })
 	return d
 }

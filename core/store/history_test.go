@@ -76,7 +76,7 @@ func TestUndoOlderDigests(t *testing.T) {
 		after2, _ := os.ReadFile(p)
 		lines := strings.Split(strings.TrimSpace(string(j)), "\n")
 		crc := digestOf(after2)
-		sha := digestLike(after2, "sha256:")
+		sha := digestLike(after2, "sha256:", nil)
 		if !strings.Contains(lines[1], crc) || !strings.HasPrefix(crc, "crc:") {
 			t.Fatalf("journal line %s does not carry %s", lines[1], crc)
 		}
@@ -113,7 +113,7 @@ func BenchmarkDigest(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				_ = digestLike(data, like)
+				_ = digestLike(data, like, nil)
 			}
 		})
 	}

@@ -89,13 +89,28 @@ func digestOf(b []byte) string {
 }
 
 // digestLike is the digest of b in the scheme of like ("" or a crc digest:
-// the current scheme; a sha256 digest: sha256).
-func digestLike(b []byte, like string) string {
-	if strings.HasPrefix(like, "sha256:") {
-		sum := sha256.Sum256(b)
-		return "sha256:" + hex.EncodeToString(sum[:])
+// the current scheme; a sha256 digest: sha256). done, when not nil, is
+// given each megabyte of b once it is hashed.
+func digestLike(b []byte, like string, done func([]byte)) string {
+	var d digester
+	var w io.Writer = &d
+	sha := strings.HasPrefix(like, "sha256:")
+	h := sha256.New()
+	if sha {
+		w = h
 	}
-	return digestOf(b)
+	for len(b) > 0 {
+		n := min(len(b), 1<<20)
+		_, _ = w.Write(b[:n])
+		if done != nil {
+			done(b[:n])
+		}
+		b = b[n:]
+	}
+	if sha {
+		return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	}
+	return d.String()
 }
 
 // sameScheme reports whether digest d answers a request for like's scheme.

@@ -149,7 +149,7 @@ func (m *memStore) history(doc *noggin.Document) *noggin.History {
 			if st.doc == doc && st.digest != "" && sameScheme(st.digest, like) {
 				return st.digest // written by the last Update
 			}
-			return digestLike(codec.EncodeJSON(doc), like)
+			return digestLike(codec.EncodeJSON(doc), like, nil)
 		})
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"os"
 	"syscall"
+	"unsafe"
 )
 
 // mapFile maps the first size bytes of f read-only (populated at once, so
@@ -14,9 +15,11 @@ import (
 // 18.3 ms on a 10k-item noggin (4 MB), 112 ms instead of 128 ms on 100k
 // items (41 MB), at the same peak RSS; in a warm process (BenchmarkLoadCold)
 // the time is the same and the heap holds half as much (51 MB instead of
-// 97 MB at 100k), because the parsed strings point into the mapping
-// instead of a copy of the file. The price is the fault guard (guard in
-// file.go) for a file truncated by another process while mapped.
+// 97 MB at 100k), because the file's bytes are not copied into it (the
+// reader copies what it keeps). A one-shot process also drops the pages
+// it has read (dropPages), which a read into the heap could not give
+// back. The price is the fault guard (guard in file.go) for a file
+// truncated by another process while mapped.
 func mapFile(f *os.File, size int) (b []byte, ok bool) {
 	if size <= 0 {
 		return nil, false
@@ -31,3 +34,20 @@ func mapFile(f *os.File, size int) (b []byte, ok bool) {
 // unmapFile releases a mapping of mapFile (a long-lived process maps a
 // file only to compare it).
 func unmapFile(b []byte) { _ = syscall.Munmap(b) }
+
+// dropPages tells the kernel that this process no longer needs the whole
+// pages of b, a stretch of a mapping of mapFile, in its memory
+// (MADV_DONTNEED): they leave its resident set, the page cache keeps them,
+// and touching them again maps them back in. A one-shot process drops what
+// it has read of a large noggin as it reads (see codec.DecodeYAMLSource),
+// so that its peak memory is the decoded document, not the document plus
+// the file.
+func dropPages(b []byte) {
+	pg := uintptr(os.Getpagesize())
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	lo := (start + pg - 1) &^ (pg - 1)
+	hi := (start + uintptr(len(b))) &^ (pg - 1)
+	if hi > lo {
+		_ = syscall.Madvise(b[lo-start:hi-start], syscall.MADV_DONTNEED)
+	}
+}
