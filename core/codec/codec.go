@@ -120,11 +120,12 @@ type ItemCache struct {
 // exactly what that call wrote (nil: encode every item), and remembers
 // where each item lies in what it writes now. After a failure, or a panic
 // while reading last (a mapping of a file that shrank), the next call
-// encodes every item.
-func (c *ItemCache) WriteYAML(w io.Writer, doc *noggin.Document, last []byte) error {
+// encodes every item. release (may be nil) is told of the stretches of
+// last copied so far, as DecodeYAMLSource's is.
+func (c *ItemCache) WriteYAML(w io.Writer, doc *noggin.Document, last []byte, release func(from, to int)) error {
 	var from *Source
 	if last != nil && c.spans != nil {
-		from = &Source{raw: last, items: c.items, spans: c.spans}
+		from = &Source{raw: last, items: c.items, spans: c.spans, release: release}
 	}
 	c.items, c.spans = nil, nil
 	out := &countingWriter{w: w}

@@ -102,3 +102,38 @@ func TestOneShotDropsWhatItRead(t *testing.T) {
 		t.Fatalf("%d items", len(doc.Items))
 	}
 }
+
+// TestLongLivedDropsWhatItChecks: before a write, a long-lived store
+// maps the file it last wrote, checks its checksum and copies the
+// unchanged items from it; it drops the pages as it checks (and copies)
+// them, so a large noggin is not in its memory twice, decoded and mapped.
+func TestLongLivedDropsWhatItChecks(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "n.yaml")
+	if err := os.WriteFile(p, codec.EncodeYAML(sampledoc.Doc(30000, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, p, Options{})
+	mustAdd(t, s, "first") // encodes every item: nothing to copy from yet
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := -1 // after the check, before the copy
+	beforeSplice = func() { checked = mappedKB(t, p) }
+	defer func() { beforeSplice = nil }()
+	mustAdd(t, s, "second")
+	if bound := int(fi.Size()) / 1024 / 3; checked < 0 || checked > bound {
+		t.Fatalf("checked: %d kB of the %d kB file mapped in", checked, fi.Size()/1024)
+	}
+	doc, err := s.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(codec.EncodeYAML(doc), want) {
+		t.Fatal("the file is not the document's encoding")
+	}
+}

@@ -68,9 +68,9 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
 		return nil, false, false
 	}
-	if m, ok := mapFile(f, int(size)); ok && !noMap {
+	if m, ok := mapFileLazily(f, int(size)); ok && !noMap {
 		same := false
-		if !guard(func() { same = crc32.ChecksumIEEE(m) == sum }) || !same || !keep {
+		if !guard(func() { same = crc32Dropping(m) == sum }) || !same || !keep {
 			unmapFile(m)
 			return nil, false, same
 		}
@@ -91,6 +91,21 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 	return nil, false, err == nil && n == size && h.Sum32() == sum
 }
 
+// crc32Dropping is the CRC-32 (IEEE) of m, a mapping of the file, worked
+// out a megabyte at a time, each dropped from memory once read (see
+// dropPages): a long-lived store checks a large noggin before every write
+// without holding all of it.
+func crc32Dropping(m []byte) uint32 {
+	var sum uint32
+	for len(m) > 0 {
+		n := min(len(m), 1<<20)
+		sum = crc32.Update(sum, crc32.IEEETable, m[:n])
+		dropPages(m[:n])
+		m = m[n:]
+	}
+	return sum
+}
+
 // digestCachedLocked is the digest, in the scheme of like, of the bytes the
 // cached document was read from or written as. A long-lived store works
 // out another scheme's digest (an older build's journal) from the file,
@@ -108,7 +123,11 @@ func (s *fileStore) digestCachedLocked(like string) string {
 	}
 	d := "" // stays "" if the file shrinks under the mapping
 	if same {
-		guard(func() { d = digestLike(b, like, nil) })
+		var done func([]byte) // never drop pages of the heap
+		if mapped {
+			done = dropPages
+		}
+		guard(func() { d = digestLike(b, like, done) })
 	}
 	return d
 }

@@ -235,7 +235,11 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, last []
 		if beforeSplice != nil && last != nil {
 			beforeSplice()
 		}
-		err = s.items.WriteYAML(io.MultiWriter(f, sum), doc, last)
+		var release func(from, to int) // never drop pages of the heap
+		if lastMapped {
+			release = func(from, to int) { dropPages(last[from:to]) }
+		}
+		err = s.items.WriteYAML(io.MultiWriter(f, sum), doc, last, release)
 	}) && (last == nil || s.unchanged(st)):
 	default:
 		if copied { // the copy was not sound: start again, encoding all
@@ -250,7 +254,7 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, last []
 		if s.mapFiles {
 			err = codec.WriteYAML(io.MultiWriter(f, sum), doc)
 		} else {
-			err = s.items.WriteYAML(io.MultiWriter(f, sum), doc, nil)
+			err = s.items.WriteYAML(io.MultiWriter(f, sum), doc, nil, nil)
 		}
 	}
 	if lastMapped {

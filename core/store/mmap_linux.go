@@ -21,10 +21,22 @@ import (
 // back. The price is the fault guard (guard in file.go) for a file
 // truncated by another process while mapped.
 func mapFile(f *os.File, size int) (b []byte, ok bool) {
+	return mapFileFlags(f, size, syscall.MAP_POPULATE)
+}
+
+// mapFileLazily is mapFile without populating the mapping: its pages are
+// faulted in as they are read, so a reader that drops them as it goes
+// (dropPages) never has the whole file in memory. A long-lived store maps
+// the file so before a write, to check it and copy from it.
+func mapFileLazily(f *os.File, size int) (b []byte, ok bool) {
+	return mapFileFlags(f, size, 0)
+}
+
+func mapFileFlags(f *os.File, size, flags int) (b []byte, ok bool) {
 	if size <= 0 {
 		return nil, false
 	}
-	b, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_PRIVATE|syscall.MAP_POPULATE)
+	b, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_PRIVATE|flags)
 	if err != nil {
 		return nil, false
 	}
@@ -41,7 +53,8 @@ func unmapFile(b []byte) { _ = syscall.Munmap(b) }
 // and touching them again maps them back in. A one-shot process drops what
 // it has read of a large noggin as it reads (see codec.DecodeYAMLSource),
 // so that its peak memory is the decoded document, not the document plus
-// the file.
+// the file. b must lie in such a mapping: on memory of the heap, dropped
+// pages would read back as zeros.
 func dropPages(b []byte) {
 	pg := uintptr(os.Getpagesize())
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
