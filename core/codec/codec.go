@@ -60,6 +60,18 @@ func DecodeYAML(data []byte) (*noggin.Document, error) {
 	return decodeYAMLSlow(data)
 }
 
+// DecodeYAMLReleasing is DecodeYAML telling release (when not nil) of the
+// stretches of data the reader has passed, as DecodeYAMLSource does.
+func DecodeYAMLReleasing(data []byte, release func(from, to int)) (*noggin.Document, error) {
+	if isBlank(data) {
+		return noggin.NewDocument(), nil
+	}
+	if doc, ok := decodeFastReleasing(data, parallelMin, nil, release); ok {
+		return doc, nil
+	}
+	return decodeYAMLSlow(data)
+}
+
 // decodeYAMLSlow is DecodeYAML without the fast reader.
 func decodeYAMLSlow(data []byte) (*noggin.Document, error) {
 	if isBlank(data) {

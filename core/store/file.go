@@ -160,7 +160,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	}
 	s.failErr = nil
 	s.held.release() // the file changed: what this store wrote is gone
-	s.replaceLocked(f.doc, f.raw, "", st, now)
+	s.replaceLocked(f.doc, f.raw, f.digest, st, now)
 	s.src, s.mapped = f.src, f.mapped
 	return f.doc, nil
 }
@@ -221,14 +221,29 @@ func (s *fileStore) stat() (stamp, error) {
 
 // loadedFile is the file as load read it.
 type loadedFile struct {
-	raw    []byte // nil for a missing file
+	raw    []byte // nil for a missing file, and in a long-lived store
 	doc    *noggin.Document
 	src    *codec.Source // where doc's items lie in raw (one-shot processes; may be nil)
 	mapped bool          // raw maps the file
+	// digest is the digest of the file's bytes as read (long-lived stores
+	// only; "" in one-shot ones, which keep raw).
+	digest string
 }
 
 // load reads and decodes the file.
 func (s *fileStore) load() (f loadedFile, err error) {
+	if !s.mapFiles {
+		if f, ok, err := s.loadDropping(); ok {
+			return f, err
+		}
+		f.raw, _, err = s.read(false)
+		if err != nil {
+			return loadedFile{}, err
+		}
+		f.doc, _, err = s.decode(f.raw, false)
+		f.digest, f.raw = digestOf(f.raw), nil
+		return f, err
+	}
 	f.raw, f.mapped, err = s.read(s.mapFiles)
 	if err != nil {
 		return loadedFile{}, err
@@ -246,6 +261,47 @@ func (s *fileStore) load() (f loadedFile, err error) {
 	f.doc, f.src, err = s.decode(f.raw, false)
 	return f, err
 }
+
+// loadDropping is load in a long-lived store: it maps the file, works out
+// its digest, reads its document, dropping each page once read (see
+// dropPages), and unmaps it. The file's bytes never enter the heap: read
+// there, a large noggin's first load would hold it twice, and the
+// collector would let the heap grow to twice that before it ran. The
+// digest comes first: a tool that rewrites the file in place while it is
+// read leaves a file whose digest differs from this one, so the next look
+// reads it again. ok is false when the file is missing, empty, not a
+// regular file, cannot be mapped or shrinks while mapped: load then reads
+// it.
+func (s *fileStore) loadDropping() (f loadedFile, ok bool, err error) {
+	file, oerr := s.fsy.Open(s.name)
+	if oerr != nil {
+		return f, false, nil
+	}
+	defer file.Close()
+	fi, serr := file.Stat()
+	if serr != nil || !fi.Mode().IsRegular() {
+		return f, false, nil
+	}
+	m, mapped := mapFileLazily(file, int(fi.Size()))
+	if !mapped {
+		return f, false, nil
+	}
+	defer unmapFile(m)
+	if afterMap != nil {
+		afterMap()
+	}
+	if !guard(func() {
+		f.digest = digestLike(m, "", dropPages)
+		f.doc, _, err = s.decode(m, true)
+	}) {
+		return loadedFile{}, false, nil
+	}
+	return f, true, err
+}
+
+// afterMap, when set (by tests), runs in loadDropping once the file is
+// mapped.
+var afterMap func()
 
 // refused maps an os.Root escape to location-refused.
 func (s *fileStore) refused(err error) error {
@@ -266,17 +322,17 @@ func (s *fileStore) decode(raw []byte, mapped bool) (*noggin.Document, *codec.So
 	var doc *noggin.Document
 	var src *codec.Source
 	var err error
+	var release func(from, to int) // never drop pages of the heap
+	if mapped {
+		release = func(from, to int) { dropPages(raw[from:to]) }
+	}
 	switch {
 	case s.jsonFile:
 		doc, err = codec.DecodeJSON(raw)
 	case s.mapFiles:
-		var release func(from, to int)
-		if mapped {
-			release = func(from, to int) { dropPages(raw[from:to]) }
-		}
 		doc, src, err = codec.DecodeYAMLSource(raw, release)
 	default:
-		doc, err = codec.DecodeYAML(raw)
+		doc, err = codec.DecodeYAMLReleasing(raw, release)
 	}
 	if err == nil {
 		err = noggin.CheckKeys(doc)

@@ -114,22 +114,30 @@ func (s *fileStore) digestCachedLocked(like string) string {
 	if s.mapFiles {
 		return s.digestRaw(s.cachedRawLocked(), s.mapped, like)
 	}
-	if sameScheme(s.digest, like) {
-		return s.digest
+	return s.digestFile(s.digest, like, &s.scratch)
+}
+
+// digestFile is the digest, in the scheme of like, of the bytes whose
+// current-scheme digest is d: d itself, or worked out from the file while
+// it still holds those bytes ("" once it does not). It reads the file
+// through *scratch when it cannot map it.
+func (s *fileStore) digestFile(d, like string, scratch *[]byte) string {
+	if sameScheme(d, like) {
+		return d
 	}
-	b, mapped, same := s.fileHolds(s.digest, true, &s.scratch)
+	b, mapped, same := s.fileHolds(d, true, scratch)
 	if mapped {
 		defer unmapFile(b)
 	}
-	d := "" // stays "" if the file shrinks under the mapping
+	out := "" // stays "" if the file shrinks under the mapping
 	if same {
 		var done func([]byte) // never drop pages of the heap
 		if mapped {
 			done = dropPages
 		}
-		guard(func() { d = digestLike(b, like, done) })
+		guard(func() { out = digestLike(b, like, done) })
 	}
-	return d
+	return out
 }
 
 // compareFile is sameFile without the fault guard.

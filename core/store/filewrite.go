@@ -120,11 +120,16 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 			return nil, err
 		}
 		raw, rawMapped, fresh, src = f.raw, f.mapped, f.doc, f.src
-		digest = "" // of raw, worked out by replaceLocked
+		digest = f.digest // of raw in a one-shot store: worked out by replaceLocked
 	}
 	if fresh != doc { // the file changed since the first plan: plan again
-		freshRaw, freshMapped := raw, rawMapped
-		h = noggin.NewHistory(s.readHistory, func(like string) string { return s.digestRaw(freshRaw, freshMapped, like) })
+		freshRaw, freshMapped, freshDigest := raw, rawMapped, digest
+		h = noggin.NewHistory(s.readHistory, func(like string) string {
+			if !s.mapFiles { // a long-lived store keeps the digest, not the bytes
+				return s.digestFile(freshDigest, like, &s.wscratch)
+			}
+			return s.digestRaw(freshRaw, freshMapped, like)
+		})
 		if ops, err = w.Plan(fresh, h); err != nil {
 			return nil, err
 		}

@@ -13,13 +13,14 @@ import (
 // What it buys a one-shot process (the CLI's `show --json`, whole process,
 // median of 21 runs on this 2-core machine, 2026-12-03): 15.2 ms instead of
 // 18.3 ms on a 10k-item noggin (4 MB), 112 ms instead of 128 ms on 100k
-// items (41 MB), at the same peak RSS; in a warm process (BenchmarkLoadCold)
-// the time is the same and the heap holds half as much (51 MB instead of
-// 97 MB at 100k), because the file's bytes are not copied into it (the
-// reader copies what it keeps). A one-shot process also drops the pages
-// it has read (dropPages), which a read into the heap could not give
-// back. The price is the fault guard (guard in file.go) for a file
-// truncated by another process while mapped.
+// items (41 MB), at the same peak RSS. A mapped file's bytes are not
+// copied into the heap (the reader copies what it keeps), and the pages
+// read can be dropped (dropPages), which a read into the heap could not
+// give back: a server's first load of a noggin (mapFileLazily,
+// BenchmarkLoadCold long-lived) allocates 55 MB instead of 101 MB at 100k
+// items, in 76–83 ms instead of 82–93 ms. The price is the fault guard
+// (guard in file.go) for a file truncated by another process while
+// mapped.
 func mapFile(f *os.File, size int) (b []byte, ok bool) {
 	return mapFileFlags(f, size, syscall.MAP_POPULATE)
 }
@@ -27,7 +28,8 @@ func mapFile(f *os.File, size int) (b []byte, ok bool) {
 // mapFileLazily is mapFile without populating the mapping: its pages are
 // faulted in as they are read, so a reader that drops them as it goes
 // (dropPages) never has the whole file in memory. A long-lived store maps
-// the file so before a write, to check it and copy from it.
+// the file so to read it, and before a write to check it and copy from
+// it.
 func mapFileLazily(f *os.File, size int) (b []byte, ok bool) {
 	return mapFileFlags(f, size, 0)
 }
