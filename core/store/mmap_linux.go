@@ -59,7 +59,7 @@ func unmapFile(b []byte) { _ = syscall.Munmap(b) }
 // pages would read back as zeros.
 func dropPages(b []byte) {
 	pg := uintptr(os.Getpagesize())
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b))) //nolint:gosec // the address only, to find the whole pages in b
 	lo := (start + pg - 1) &^ (pg - 1)
 	hi := (start + uintptr(len(b))) &^ (pg - 1)
 	if hi > lo {
