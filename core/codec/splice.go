@@ -73,13 +73,14 @@ type Source struct {
 // must not change while it is used.
 //
 // release, when not nil, is told of stretches data[from:to] that the
-// reader has passed and will not read again, about a megabyte at a time
-// (the two halves of a large items list each in order, from two
-// goroutines at once), and so are the Source's writes of what they have
-// copied: a caller whose data maps a file can drop those pages from its
-// memory, so that a large noggin is not held twice, mapped and decoded.
-// (Touching them again, as a write that copies them does, maps them in
-// again from the page cache.)
+// reader has read, about a megabyte at a time (the two halves of a large
+// items list each in order, from two goroutines at once), and so are the
+// Source's writes of what they have copied: a caller whose data maps a
+// file can drop those pages from its memory, so that a large noggin is
+// not held twice, mapped and decoded. Dropping must keep the bytes (a
+// file's pages are mapped in again when touched): the reader does not go
+// back over what it released, except when a list it read in two halves
+// ends before the second one starts, and a write copies what it needs.
 func DecodeYAMLSource(data []byte, release func(from, to int)) (*noggin.Document, *Source, error) {
 	if isBlank(data) {
 		return noggin.NewDocument(), nil, nil

@@ -224,10 +224,11 @@ func (r *releases) covered(t *testing.T) int {
 }
 
 // TestReleaseBehind: DecodeYAMLSource's reader, in two halves, releases
-// nearly all of a 4 MB file and never reads what it released (each
+// nearly all of a 4 MB file and does not read what it released (each
 // stretch is overwritten as it is released, and the document is still
-// what DecodeYAML reads); a write from the Source releases in file order
-// what it copied, and still writes the encoding.
+// what DecodeYAML reads; this holds for an items list that runs past the
+// split, as here); a write from the Source releases in file order what it
+// copied, and still writes the encoding.
 func TestReleaseBehind(t *testing.T) {
 	text := EncodeYAML(sampledoc.Doc(10000, 3))
 	want, err := DecodeYAML(text)

@@ -91,13 +91,13 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	if loaded && s.mapFiles {
 		raw = s.cachedRawLocked()
 	}
-	rawMapped := s.mapped
 	// A mapping shows the file's current bytes, not those the document was
 	// read from: comparing it with the file proves nothing. The stamp
 	// decides: the same file (inode, size, times) is unchanged.
 	mapped := s.mapped
 	same := loaded && mapped && err == nil && st == s.st
 	s.mu.Unlock()
+	rawMapped := mapped // raw maps the file (changes if the file is read again)
 	// last: a long-lived store's file as it last wrote it, for the write
 	// to copy the unchanged items from.
 	var last []byte

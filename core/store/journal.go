@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"os"
@@ -94,10 +95,10 @@ func digestOf(b []byte) string {
 func digestLike(b []byte, like string, done func([]byte)) string {
 	var d digester
 	var w io.Writer = &d
-	sha := strings.HasPrefix(like, "sha256:")
-	h := sha256.New()
-	if sha {
-		w = h
+	var sha hash.Hash
+	if strings.HasPrefix(like, "sha256:") {
+		sha = sha256.New()
+		w = sha
 	}
 	for len(b) > 0 {
 		n := min(len(b), 1<<20)
@@ -107,8 +108,8 @@ func digestLike(b []byte, like string, done func([]byte)) string {
 		}
 		b = b[n:]
 	}
-	if sha {
-		return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	if sha != nil {
+		return "sha256:" + hex.EncodeToString(sha.Sum(nil))
 	}
 	return d.String()
 }
