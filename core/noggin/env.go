@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -60,20 +61,34 @@ func (e *Engine) newKeys(doc *Document, now time.Time, n int) []string {
 func keyPrefix(now time.Time) string { return "i-" + now.UTC().Format("20060102-150405") + "-" }
 
 // RandomKeys generates i-YYYYMMDD-HHMMSS-hhhhhh keys with 3 random bytes.
+// A key that doc already has, or that the same call already gave, is
+// drawn again: 3 bytes are 16.7 million keys a second, and a team adding
+// hundreds of items a second to one noggin meets a repeat now and then.
 type RandomKeys struct{}
 
 // NewKeys implements KeySource.
-func (RandomKeys) NewKeys(_ *Document, now time.Time, n int) []string {
+func (RandomKeys) NewKeys(doc *Document, now time.Time, n int) []string {
 	prefix := keyPrefix(now)
 	buf := make([]byte, 3*n)
-	if _, err := rand.Read(buf); err != nil {
-		panic(err) // crypto/rand.Read never fails on supported platforms
-	}
+	randomBytes(buf)
 	keys := make([]string, n)
 	for i := range keys {
-		keys[i] = prefix + hex.EncodeToString(buf[3*i:3*i+3])
+		k := prefix + hex.EncodeToString(buf[3*i:3*i+3])
+		for (doc != nil && IndexOf(doc, k) >= 0) || slices.Contains(keys[:i], k) {
+			var b [3]byte
+			randomBytes(b[:])
+			k = prefix + hex.EncodeToString(b[:])
+		}
+		keys[i] = k
 	}
 	return keys
+}
+
+// randomBytes fills b with random bytes (crypto/rand; tests replace it).
+var randomBytes = func(b []byte) {
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand.Read never fails on supported platforms
+	}
 }
 
 // SequentialKeys generates i-YYYYMMDD-HHMMSS-hhhhhh keys whose hex suffix

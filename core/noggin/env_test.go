@@ -2,6 +2,7 @@ package noggin
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 )
@@ -117,5 +118,32 @@ func TestViewFields(t *testing.T) {
 	}
 	if BuildView(doc, "nope") != nil {
 		t.Error("view of a missing item")
+	}
+}
+
+// TestRandomKeysDrawAgain: a random key that the document already has, or
+// that the same call already gave, is drawn again (an add in the same
+// second as an item with the same 3 random bytes failed with invalid-op).
+func TestRandomKeysDrawAgain(t *testing.T) {
+	now := time.Date(2026, 12, 3, 23, 58, 14, 0, time.UTC)
+	draws := [][]byte{
+		{0x39, 0x77, 0x56, 0x39, 0x77, 0x57, 0x39, 0x77, 0x57}, // the first is taken; the third repeats the second
+		{0x39, 0x77, 0x56}, // taken again
+		{0x00, 0x00, 0x01},
+		{0x00, 0x00, 0x02},
+	}
+	defer func(f func([]byte)) { randomBytes = f }(randomBytes)
+	randomBytes = func(b []byte) {
+		if len(draws) == 0 || len(draws[0]) != len(b) {
+			t.Fatalf("unexpected draw of %d bytes", len(b))
+		}
+		copy(b, draws[0])
+		draws = draws[1:]
+	}
+	doc := &Document{Items: []*Item{{Key: "i-20261203-235814-397756"}}}
+	got := RandomKeys{}.NewKeys(doc, now, 3)
+	want := []string{"i-20261203-235814-000001", "i-20261203-235814-397757", "i-20261203-235814-000002"}
+	if !slices.Equal(got, want) || len(draws) != 0 {
+		t.Fatalf("keys %v, want %v (%d draws left)", got, want, len(draws))
 	}
 }
