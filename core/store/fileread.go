@@ -92,18 +92,13 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 }
 
 // crc32Dropping is the CRC-32 (IEEE) of m, a mapping of the file, worked
-// out a megabyte at a time, each dropped from memory once read (see
-// dropPages): a long-lived store checks a large noggin before every write
-// without holding all of it.
+// out a step at a time, each dropped from memory once read (see inSteps
+// and dropPages): a long-lived store checks a large noggin before every
+// write without holding all of it.
 func crc32Dropping(m []byte) uint32 {
-	var sum uint32
-	for len(m) > 0 {
-		n := min(len(m), 1<<20)
-		sum = crc32.Update(sum, crc32.IEEETable, m[:n])
-		dropPages(m[:n])
-		m = m[n:]
-	}
-	return sum
+	h := crc32.NewIEEE()
+	inSteps(h, m, dropPages)
+	return h.Sum32()
 }
 
 // digestCachedLocked is the digest, in the scheme of like, of the bytes the

@@ -91,7 +91,7 @@ func digestOf(b []byte) string {
 
 // digestLike is the digest of b in the scheme of like ("" or a crc digest:
 // the current scheme; a sha256 digest: sha256). done, when not nil, is
-// given each megabyte of b once it is hashed.
+// given each step of b once it is hashed (see inSteps).
 func digestLike(b []byte, like string, done func([]byte)) string {
 	var d digester
 	var w io.Writer = &d
@@ -100,18 +100,28 @@ func digestLike(b []byte, like string, done func([]byte)) string {
 		sha = sha256.New()
 		w = sha
 	}
+	inSteps(w, b, done)
+	if sha != nil {
+		return "sha256:" + hex.EncodeToString(sha.Sum(nil))
+	}
+	return d.String()
+}
+
+// dropStep is how much of a mapped file a pass over it reads before it
+// drops what it has read (see dropPages).
+const dropStep = 1 << 20
+
+// inSteps writes b to w dropStep bytes at a time, and gives each step to
+// done (when not nil) once it is written.
+func inSteps(w io.Writer, b []byte, done func([]byte)) {
 	for len(b) > 0 {
-		n := min(len(b), 1<<20)
+		n := min(len(b), dropStep)
 		_, _ = w.Write(b[:n])
 		if done != nil {
 			done(b[:n])
 		}
 		b = b[n:]
 	}
-	if sha != nil {
-		return "sha256:" + hex.EncodeToString(sha.Sum(nil))
-	}
-	return d.String()
 }
 
 // sameScheme reports whether digest d answers a request for like's scheme.

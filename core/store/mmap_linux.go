@@ -50,11 +50,12 @@ func mapFileFlags(f *os.File, size, flags int) (b []byte, ok bool) {
 func unmapFile(b []byte) { _ = syscall.Munmap(b) }
 
 // dropPages tells the kernel that this process no longer needs the whole
-// pages of b, a stretch of a mapping of mapFile, in its memory
-// (MADV_DONTNEED): they leave its resident set, the page cache keeps them,
-// and touching them again maps them back in. A one-shot process drops what
-// it has read of a large noggin as it reads (see codec.DecodeYAMLSource),
-// so that its peak memory is the decoded document, not the document plus
+// pages of b, a stretch of a mapping of mapFile or mapFileLazily, in its
+// memory (MADV_DONTNEED): they leave its resident set, the page cache
+// keeps them, and touching them again maps them back in. Every pass over
+// a mapped noggin (the read, see codec.DecodeYAMLSource; the digests and
+// checks; the copies of a write) drops what it has passed, so that a
+// process's peak memory is the decoded document, not the document plus
 // the file. b must lie in such a mapping: on memory of the heap, dropped
 // pages would read back as zeros.
 func dropPages(b []byte) {
