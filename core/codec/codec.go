@@ -51,13 +51,7 @@ import (
 // a path; the file provider adds data.path. The result keeps no reference
 // to data (the caller may reuse the buffer).
 func DecodeYAML(data []byte) (*noggin.Document, error) {
-	if isBlank(data) {
-		return noggin.NewDocument(), nil
-	}
-	if doc, ok := decodeFast(data); ok {
-		return doc, nil
-	}
-	return decodeYAMLSlow(data)
+	return DecodeYAMLReleasing(data, nil)
 }
 
 // DecodeYAMLReleasing is DecodeYAML telling release (when not nil) of the

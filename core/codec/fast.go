@@ -155,14 +155,9 @@ func spaces(line string) int {
 	return i
 }
 
-// decodeFast is the purpose-built reader; ok is false when the input must
-// go to the general parser.
-func decodeFast(data []byte) (doc *noggin.Document, ok bool) {
-	return decodeFastSplit(data, parallelMin)
-}
-
-// decodeFastSplit is decodeFast reading items lists of splitMin bytes or
-// more in two halves at once.
+// decodeFastSplit is the purpose-built reader, reading items lists of
+// splitMin bytes or more in two halves at once; ok is false when the
+// input must go to the general parser.
 func decodeFastSplit(data []byte, splitMin int) (doc *noggin.Document, ok bool) {
 	return decodeFastSpans(data, splitMin, nil)
 }

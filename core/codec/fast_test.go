@@ -63,7 +63,7 @@ func TestFastAcceptsGenerated(t *testing.T) {
 		if !checkFastAgrees(t, text) {
 			t.Fatalf("n=%d: fast reader gave up on a generated document", n)
 		}
-		got, _ := decodeFast(text)
+		got, _ := decodeFastSplit(text, parallelMin)
 		if !reflect.DeepEqual(got, doc) {
 			t.Fatalf("n=%d: %s", n, deepDiff("doc", reflect.ValueOf(doc), reflect.ValueOf(got)))
 		}
