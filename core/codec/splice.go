@@ -114,6 +114,9 @@ func WriteYAMLFrom(w io.Writer, doc *noggin.Document, src *Source) error {
 	})
 }
 
+// Len is the length of the source's file.
+func (s *Source) Len() int { return len(s.raw) }
+
 // append appends the encoding of it: its bytes in the file if the source
 // document has it, else encoded.
 func (s *Source) append(b []byte, it *noggin.Item) []byte {

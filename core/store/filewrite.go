@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -140,6 +141,16 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		s.mu.Unlock()
 		return fresh, nil
 	}
+	// The file's digest, the journal entry's before: a one-shot process
+	// works it out from the file's bytes, on another goroutine while it
+	// applies the ops and writes (a long-lived store keeps it).
+	before := h.Digest
+	if s.mapFiles {
+		digest := make(chan string, 1)
+		go func() { digest <- h.Digest() }()
+		before = sync.OnceValue(func() string { return <-digest })
+		defer before() // on every return: the digest reads the mapping
+	}
 	next, err := noggin.Apply(fresh, ops)
 	if err != nil {
 		return nil, err
@@ -150,27 +161,30 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	}
 	s.removeStaleTemps()
 	entry, jerr := noggin.NewEntry(w, h, fresh, ops)
-	if jerr == nil {
-		entry.Before = h.Digest()
-	}
 	// The journal is read before the write when the write may copy the
 	// unchanged items' bytes from the file: only if the file is what the
 	// last journalled write left (its digest is that write's after), which
-	// this encoder wrote, are those bytes their encoding.
+	// this encoder wrote, are those bytes their encoding. A file of another
+	// length than that write's is never copied from; otherwise the copy is
+	// made while the digest is worked out, and kept only if they match.
 	var journal *journalEnds
+	var trusted func() bool
 	if src != nil && jerr == nil {
 		ends, rerr := readJournalEnds(s.fsy, s.name+historySuffix)
 		if rerr == nil {
 			journal = &ends
 		}
-		if rerr != nil || lastAfter(ends.tail) != entry.Before || entry.Before == "" {
+		want := lastAfter(ends.tail)
+		if n, _, ok := lengthAndCRC32(want); rerr == nil && ok && n == int64(src.Len()) {
+			trusted = func() bool { return before() == want }
+		} else {
 			src = nil
 		}
 	} else {
 		src = nil
 	}
 	s.itemsDigest = ""
-	after, err := s.writeAtomic(next, src, last, lastMapped, st)
+	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st)
 	lastMapped = false // writeAtomic unmapped it
 	if err != nil {
 		return nil, s.writeErr(err)
@@ -179,7 +193,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		s.itemsDigest = after
 	}
 	if jerr == nil {
-		entry.After = after
+		entry.Before, entry.After = before(), after
 		_ = appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal, journal) // never fails the write
 	}
 	st, _ = s.stat()
@@ -206,6 +220,9 @@ func (s *fileStore) writeErr(err error) error {
 // a long-lived store from last, the file as the store's item cache last
 // wrote it (see codec.ItemCache).
 //
+// trusted says, once the copy from src is made, whether the file was what
+// this build last wrote (see Update); if not, the copy is discarded.
+//
 // src and last map the file, whose stamp was st under the lock. A tool
 // that ignores the lock and rewrites the file in place while the bytes are
 // copied makes the mapping fault (caught) or read other bytes, even zeros
@@ -214,7 +231,7 @@ func (s *fileStore) writeErr(err error) error {
 // unmapped once copied from, before the rename: the last mapping of a
 // replaced file would free its pages and blocks in line when it goes,
 // while the held file is closed in the background (see heldFile).
-func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, last []byte, lastMapped bool, st stamp) (digest string, err error) {
+func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
@@ -235,7 +252,7 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, last []
 			beforeSplice()
 		}
 		err = codec.WriteYAMLFrom(io.MultiWriter(f, sum), doc, src)
-	}) && s.unchanged(st):
+	}) && s.unchanged(st) && trusted():
 	case !s.mapFiles && guard(func() {
 		if beforeSplice != nil && last != nil {
 			beforeSplice()

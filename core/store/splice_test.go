@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -28,6 +29,8 @@ func TestSpliceOnlyWhatThisBuildWrote(t *testing.T) {
 		{"no journal", "", true, false},
 		{"journal of this file", `{"v":1,"seq":1,"verb":"push","before":"crc:0:0000000000000000","after":"` + digestOf([]byte(odd)) + `"}` + "\n", true, true},
 		{"journal of another file", `{"v":1,"seq":1,"verb":"push","before":"crc:0:0000000000000000","after":"crc:1:0000000000000000"}` + "\n", true, false},
+		// Copied while the file's digest is worked out, then encoded again.
+		{"journal of another file of this length", `{"v":1,"seq":1,"verb":"push","before":"crc:0:0000000000000000","after":"crc:` + fmt.Sprint(len(odd)) + `:0000000000000000"}` + "\n", true, false},
 		{"torn journal", `{"v":1,"seq":1,"verb":"push","after":"` + digestOf([]byte(odd)) + ``, true, false},
 		{"long-lived store", `{"v":1,"seq":1,"verb":"push","before":"crc:0:0000000000000000","after":"` + digestOf([]byte(odd)) + `"}` + "\n", false, false},
 	} {
@@ -55,10 +58,13 @@ func TestSpliceOnlyWhatThisBuildWrote(t *testing.T) {
 			if !strings.HasSuffix(string(got), "  - key: b\n    parentKey: null\n    title: b\n    done: false\n    notes: []\n") {
 				t.Fatalf("the new item is not at the end:\n%s", got)
 			}
-			// The journal's new entry names the file as written.
+			// The journal's new entry names the file as read and as written.
 			data, _ := os.ReadFile(p + historySuffix)
 			if after := lastAfter(data); after != digestOf(got) {
 				t.Fatalf("journal after %q, file %q", after, digestOf(got))
+			}
+			if want := `"before":"` + digestOf([]byte(odd)) + `"`; !strings.Contains(string(data[bytes.LastIndexByte(data[:len(data)-1], '\n')+1:]), want) {
+				t.Fatalf("journal's last entry has no %s:\n%s", want, data)
 			}
 			// And the next write trusts it.
 			if err := addItem(mustOpen(t, p, Options{MapFiles: true}), "c"); err != nil {
