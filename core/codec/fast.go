@@ -53,6 +53,9 @@ type fastParser struct {
 	// starts.
 	release  func(from, to int)
 	released int
+	// lazy, when non-nil, makes the items list a lazy read's (see
+	// DecodeYAMLLazy).
+	lazy *lazySource
 }
 
 type bline struct {
@@ -226,7 +229,11 @@ func (p *fastParser) document() *noggin.Document {
 			case " []":
 				doc.Items = []*noggin.Item{}
 			case "":
-				doc.Items = p.items()
+				if p.lazy != nil {
+					doc.Items = p.lazyItems()
+				} else {
+					doc.Items = p.items()
+				}
 			default:
 				giveUp()
 			}

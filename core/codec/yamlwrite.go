@@ -146,6 +146,9 @@ func appendItemsInParallel(b []byte, list []*noggin.Item, flush func([]byte) []b
 // appendItem writes an item mapping at level 2 in compact form (the first
 // field follows "- ").
 func appendItem(b []byte, it *noggin.Item) []byte {
+	if it.Undecoded() {
+		panic("codec: an item a lazy read left undecoded reached the encoder")
+	}
 	if it.Order == nil && len(it.Extra) == 0 {
 		return appendDefaultItem(b, it)
 	}

@@ -51,6 +51,69 @@ type Item struct {
 	Order []string
 	// Extra holds unknown item fields, kept and written back unchanged.
 	Extra []Field
+
+	// body, when not nil, is the rest of an item that a lazy read left
+	// undecoded: only Key and ParentKey are set until the engine decodes
+	// it (see Undecoded).
+	body Undecoded
+}
+
+// Undecoded is the rest of an item that a lazy read left undecoded: a
+// one-shot show of a large noggin reads the keys and parent keys of all
+// its items but decodes only the items it shows.
+//
+// A document with undecoded items is handed only to Engine.Show (without
+// Goto), which decodes an item before it reads any field but Key and
+// ParentKey, and it is used by one goroutine at a time.
+type Undecoded interface {
+	// Decode sets the fields of it that the read left out. An error means
+	// they can no longer be read (the file changed under the reader); it
+	// is what the engine call returns.
+	Decode(it *Item) error
+}
+
+// LeaveUndecoded marks it, an item a reader is building with only Key and
+// ParentKey, as undecoded: body decodes the rest when the engine needs it.
+func (it *Item) LeaveUndecoded(body Undecoded) { it.body = body }
+
+// Undecoded reports whether it is an item a lazy read left undecoded.
+func (it *Item) Undecoded() bool { return it.body != nil }
+
+// undecodable carries an Undecoded's error to the engine call that read
+// the document (see decoded and recoverUndecodable).
+type undecodable struct{ err error }
+
+// Decode sets the fields a lazy read left out of it, if it is undecoded.
+func (it *Item) Decode() error {
+	if b := it.body; b != nil {
+		if err := b.Decode(it); err != nil {
+			return err
+		}
+		it.body = nil
+	}
+	return nil
+}
+
+// decoded returns it with all its fields (see Undecoded): an engine call
+// that reads a lazy read's document recovers the panic of an item that
+// cannot be decoded (recoverUndecodable).
+func (it *Item) decoded() *Item {
+	if err := it.Decode(); err != nil {
+		panic(undecodable{err})
+	}
+	return it
+}
+
+// recoverUndecodable, deferred by an engine call that may read undecoded
+// items, returns the error of an item that could not be decoded in *err.
+func recoverUndecodable(err *error) {
+	if r := recover(); r != nil {
+		u, ok := r.(undecodable)
+		if !ok {
+			panic(r)
+		}
+		*err = u.err
+	}
 }
 
 // Note is one append-only, timestamped note of an item.

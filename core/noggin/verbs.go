@@ -428,12 +428,7 @@ func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (*View, error) {
 		if err != nil {
 			return nil, err
 		}
-		st := newSnap(doc)
-		t, err := target(st)
-		if err != nil || t == nil {
-			return nil, err
-		}
-		return buildView(doc, st.x, t, vo), nil
+		return showOn(doc, target, vo)
 	}
 	var viewKey string
 	doc, err := s.Update(ctx, write("show", Stamp(e.now()), func(d *Document) ([]Op, error) {
@@ -457,6 +452,18 @@ func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (*View, error) {
 		return nil, err
 	}
 	return viewOf(doc, viewKey, vo), nil
+}
+
+// showOn is a show that only reads doc: the one engine call that takes a
+// document with undecoded items (see Undecoded).
+func showOn(doc *Document, target func(*snap) (*Item, error), vo viewOpts) (v *View, err error) {
+	defer recoverUndecodable(&err)
+	st := newSnap(doc)
+	t, err := target(st)
+	if err != nil || t == nil {
+		return nil, err
+	}
+	return buildView(doc, st.x, t, vo), nil
 }
 
 // Note appends a timestamped note to an item.

@@ -70,6 +70,7 @@ type viewBuilder struct{ x *index }
 
 // leaf renders it without children.
 func (b viewBuilder) leaf(it *Item, path string, pos int) *Node {
+	it = it.decoded()
 	n := &Node{
 		Key:       it.Key,
 		ParentKey: it.ParentKey,

@@ -174,7 +174,7 @@ func (r *Runner) run(ctx context.Context, req *Request, res *Result) (any, error
 	}
 	// (2) open (and load) the noggin: a broken file is reported before
 	// any check that looks at the tree.
-	st, loaded, err := r.open(ctx, req.Location)
+	st, loaded, err := r.open(ctx, req.Location, v.lazy != nil && v.lazy(req))
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,8 @@ func (r *Runner) location(a Arg) string {
 // open opens and loads a location (no-location when there is none). It
 // returns the store and the same store pinned to the loaded document,
 // which the verb runs on so that the file is looked at once per call.
-func (r *Runner) open(ctx context.Context, a Arg) (st, loaded noggin.Store, err error) {
+// lazy loads it lazily where the store can (see store.LazyLoader).
+func (r *Runner) open(ctx context.Context, a Arg, lazy bool) (st, loaded noggin.Store, err error) {
 	loc := r.location(a)
 	if loc == "" {
 		return nil, nil, noggin.NewError(noggin.CodeNoLocation)
@@ -206,7 +207,12 @@ func (r *Runner) open(ctx context.Context, a Arg) (st, loaded noggin.Store, err 
 	if st, err = r.Opener.Open(ctx, loc); err != nil {
 		return nil, nil, err
 	}
-	doc, err := st.Load(ctx)
+	var doc *noggin.Document
+	if l, ok := st.(store.LazyLoader); ok && lazy {
+		doc, err = l.LoadLazy(ctx)
+	} else {
+		doc, err = st.Load(ctx)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -220,6 +226,10 @@ type verbDef struct {
 	params []Param
 	// before checks what needs no noggin (nil: nothing).
 	before func(req *Request) error
+	// lazy reports whether the verb, so asked, reads so few of the
+	// noggin's items that it runs on a lazy read (noggin.Undecoded); nil:
+	// never.
+	lazy func(req *Request) bool
 	// run checks the rest and runs the verb on the opened noggin.
 	run func(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error)
 	// global runs a verb that opens no noggin of its own (copy, providers).
@@ -239,7 +249,7 @@ var verbTable = []verbDef{
 	{name: "done", params: []Param{pNoggin, pPath, pForce, pCloseAll, hGoto}, before: atMostOnePath, run: done},
 	{name: "pop", params: []Param{pNoggin, pForce, pCloseAll, hPath, hGoto}, before: popChecks, run: pop},
 	{name: "edit", params: []Param{pNoggin, pPath, pState, pTitle, pForce, pCloseAll, pGoto}, before: editChecks, run: edit},
-	{name: "show", params: []Param{pNoggin, pPath, pNoChildren, pWithSiblings, pWithDescendants, pWithAll, pWithNotes}, run: show},
+	{name: "show", params: []Param{pNoggin, pPath, pNoChildren, pWithSiblings, pWithDescendants, pWithAll, pWithNotes}, run: show, lazy: showsFew},
 	{name: "note", params: []Param{pNoggin, pPath, pText, pGoto}, run: note},
 	{name: "delete", params: []Param{pNoggin, pPath, pRecursive, hGoto}, before: deleteChecks, run: deleteVerb},
 	{name: "where", params: []Param{pNoggin}, run: where},
@@ -438,6 +448,12 @@ func edit(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) 
 
 func ptr[T any](v T) *T { return &v }
 
+// showsFew: a show without goto (a read only) and without every
+// descendant shows the target's ancestors and their rows (Engine.Show).
+func showsFew(req *Request) bool {
+	return !req.Goto.Given && !req.WithDescendants.isTrue() && !req.WithAll.isTrue()
+}
+
 func show(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
 	withDesc := req.WithDescendants.isTrue() || req.WithAll.isTrue()
 	if withDesc && req.NoChildren.isTrue() {
@@ -530,7 +546,7 @@ func copyVerb(ctx context.Context, r *Runner, req *Request, res *Result) (any, e
 func (r *Runner) openCopy(ctx context.Context, a Arg) (st, loaded noggin.Store, err error) {
 	c := *r
 	c.DefaultLocation = nil
-	return c.open(ctx, a)
+	return c.open(ctx, a, false)
 }
 
 func providers(_ context.Context, r *Runner, _ *Request, _ *Result) (any, error) {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -49,7 +50,11 @@ func BenchmarkLoadCold(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
-					if _, err := Open(context.Background(), p, Options{MapFiles: mapped}); err != nil {
+					s, err := Open(context.Background(), p, Options{MapFiles: mapped})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := s.Load(context.Background()); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -102,22 +107,8 @@ func benchUpdate(b *testing.B, n int, oneShot bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	i := 0
-	push := func() {
-		i++
-		key := "bench-" + strconv.Itoa(i)
-		_, err := s.Update(context.Background(), planOf(func(d *noggin.Document) ([]noggin.Op, error) {
-			return []noggin.Op{
-				{Type: noggin.OpAdd, Item: &noggin.Item{Key: key, Title: "pushed", Notes: []noggin.Note{}}, ParentKey: d.Active, AtEnd: true},
-				{Type: noggin.OpSetActive, Key: key},
-			}, nil
-		}))
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
 	if oneShot {
-		push() // the file as this build writes it, and its journal
+		benchUpdateOnce(b, s) // the file as this build writes it, and its journal
 	}
 	b.ResetTimer()
 	for b.Loop() {
@@ -126,7 +117,7 @@ func benchUpdate(b *testing.B, n int, oneShot bool) {
 				b.Fatal(err)
 			}
 		}
-		push()
+		benchUpdateOnce(b, s)
 	}
 	if oneShot {
 		return
@@ -139,6 +130,20 @@ func benchUpdate(b *testing.B, n int, oneShot bool) {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "live-MB")
 	runtime.KeepAlive(s)
+}
+
+// benchUpdateOnce is the write of BenchmarkUpdate: a push of a new item.
+func benchUpdateOnce(b *testing.B, s noggin.Store) {
+	key := "bench-" + strconv.Itoa(rand.Int())
+	_, err := s.Update(context.Background(), planOf(func(d *noggin.Document) ([]noggin.Op, error) {
+		return []noggin.Op{
+			{Type: noggin.OpAdd, Item: &noggin.Item{Key: key, Title: "pushed", Notes: []noggin.Note{}}, ParentKey: d.Active, AtEnd: true},
+			{Type: noggin.OpSetActive, Key: key},
+		}, nil
+	}))
+	if err != nil {
+		b.Fatal(err)
+	}
 }
 
 // BenchmarkSameFile: the comparison of a noggin file with the bytes a
@@ -170,5 +175,35 @@ func BenchmarkSameFile(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkLoadLazy: a one-shot show's read of a noggin this build wrote
+// (see LoadLazy): the journal's end, the file's CRC-32, the keys and parent
+// keys of its items, the key check; no item decoded.
+func BenchmarkLoadLazy(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		b.Run(sizeName(n), func(b *testing.B) {
+			p := benchFile(b, n)
+			s, err := Open(context.Background(), p, Options{MapFiles: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchUpdateOnce(b, s)
+			fi, _ := os.Stat(p)
+			b.SetBytes(fi.Size())
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				s, err := Open(context.Background(), p, Options{MapFiles: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				doc, err := s.(LazyLoader).LoadLazy(context.Background())
+				if err != nil || !doc.Items[0].Undecoded() {
+					b.Fatal("not read lazily", err)
+				}
+			}
+		})
 	}
 }

@@ -110,7 +110,9 @@ func Resolve(flag string, getenv func(string) string) string {
 
 // Open opens the noggin at location (URI schemes route to providers; bare
 // paths to the file provider) and loads it once, so a location whose file
-// cannot be read or parsed fails here (where, copy).
+// cannot be read or parsed fails here (where, copy). A one-shot store
+// (Options.MapFiles) reads its file at the caller's first look instead,
+// which may be lazy (LazyLoader): a one-shot caller looks at once.
 //
 // Failures: no-location (empty), no-provider (unknown scheme, or memory://
 // without Options.Memory), location-refused (outside Options.Root), io,
@@ -136,6 +138,11 @@ func Open(ctx context.Context, location string, o Options) (noggin.Store, error)
 	}
 	if err != nil {
 		return nil, err
+	}
+	// A one-shot process reads the file at its first look, which may be a
+	// lazy one (LoadLazy): the caller looks at once.
+	if o.MapFiles {
+		return s, nil
 	}
 	if _, err := s.Load(ctx); err != nil {
 		return nil, err

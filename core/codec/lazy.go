@@ -1,0 +1,267 @@
+package codec
+
+// The lazy read: a YAML noggin that this encoder wrote, read for its keys
+// and parent keys only. The engine decodes an item when it first reads it
+// (noggin.Undecoded), so a show of a large noggin decodes the few items it
+// shows instead of all of them.
+
+import (
+	"runtime/debug"
+	"strings"
+	"unsafe"
+
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// DecodeYAMLLazy reads data, a YAML noggin that this encoder wrote, leaving
+// every item undecoded but for its key and parent key (see
+// noggin.Undecoded). The caller must know that this encoder wrote data (a
+// store knows it from the file's digest): the read relies on its layout —
+// entries at column 2 ("  - "), fields at column 4, everything else deeper
+// — and checks nothing else, so a document it reads must not be written
+// back. ok is false for data of another layout; read it with DecodeYAML.
+//
+// The items decode from data later, so data must not change while the
+// document lives. guard runs each later decode and reports false if it
+// faulted on data (a mapped file cut short under the reader); the decode
+// then fails with changed, as it does if the bytes no longer hold the item
+// (the file rewritten in place).
+//
+// release, when not nil, is told of stretches of data the read has passed
+// (see DecodeYAMLSource).
+func DecodeYAMLLazy(data []byte, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, ok bool) {
+	return decodeLazy(data, parallelMin, release, guard, changed)
+}
+
+// decodeLazy is DecodeYAMLLazy, reading items lists of splitMin bytes or
+// more in two halves at once.
+func decodeLazy(data []byte, splitMin int, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, ok bool) {
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		return nil, false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isBail := r.(bail); !isBail {
+				panic(r)
+			}
+			doc, ok = nil, false
+		}
+	}()
+	p := &fastParser{ //nolint:gosec // data does not change while the document lives (see above)
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: 64 << 10, splitMin: splitMin, release: release,
+		lazy: &lazySource{data: data, guard: guard, changed: changed}}
+	return p.document(), true
+}
+
+// lazySource is the file a lazy read left its items in.
+type lazySource struct {
+	data    []byte
+	guard   func(func()) bool
+	changed error
+}
+
+// lazyItem is where an undecoded item lies in its source: from the start
+// of its entry line to the start of the next entry (or the list's end).
+type lazyItem struct {
+	src        *lazySource
+	start, end int
+}
+
+// Decode reads the item whose entry lies at b (noggin.Undecoded).
+func (b *lazyItem) Decode(it *noggin.Item) error {
+	var got *noggin.Item
+	if !b.src.guard(func() { got = decodeEntry(b.src.data[:b.end], b.start) }) || got == nil ||
+		got.Key != it.Key || got.ParentKey != it.ParentKey {
+		return b.src.changed
+	}
+	*it = *got
+	return nil
+}
+
+// decodeEntry decodes the one item whose entry starts at start and ends
+// data: with the fast reader, or else the general parser (nil if neither
+// reads it).
+func decodeEntry(data []byte, start int) *noggin.Item {
+	if it := decodeEntryFast(data, start); it != nil {
+		return it
+	}
+	text := append([]byte("schemaVersion: 1\nactive: null\nitems:\n"), data[start:]...)
+	doc, err := decodeYAMLSlow(text)
+	if err != nil || len(doc.Items) != 1 {
+		return nil
+	}
+	return doc.Items[0]
+}
+
+// decodeEntryFast is decodeEntry with the fast reader only.
+func decodeEntryFast(data []byte, start int) (it *noggin.Item) {
+	p := &fastParser{ //nolint:gosec // read here only
+		s: unsafe.String(unsafe.SliceData(data), len(data)), pos: start, chunk: len(data) - start + 16}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isBail := r.(bail); !isBail {
+				panic(r)
+			}
+			it = nil
+		}
+	}()
+	items := p.itemsFrom(2, 4)
+	if len(items) != 1 || p.pos < len(data) {
+		return nil
+	}
+	return items[0]
+}
+
+// lazyEntry is the entry line of this encoder's items lists.
+const lazyEntry = "\n  - "
+
+// lazyItems reads the items list that starts at p.pos, an entry line,
+// leaving each item undecoded but for its key and parent key. A large
+// list is read in two halves at once, split at an entry line past the
+// middle (see itemsInTwo).
+func (p *fastParser) lazyItems() []*noggin.Item {
+	s := p.s
+	if !strings.HasPrefix(s[p.pos:], lazyEntry[1:]) {
+		giveUp()
+	}
+	rest := len(s) - p.pos
+	i := -1
+	if rest >= p.splitMin {
+		i = strings.Index(s[p.pos+rest/2:], lazyEntry)
+	}
+	if i < 0 {
+		items, _ := p.lazyItemsTo(len(s))
+		return items
+	}
+	split := p.pos + rest/2 + i + 1
+	q := &fastParser{s: s, pos: split, chunk: p.chunk, release: p.release, released: split, lazy: p.lazy}
+	type half struct {
+		items []*noggin.Item
+		pos   int
+		fault any // a panic of the second half, rethrown here
+	}
+	done := make(chan half, 1)
+	onFault := debug.SetPanicOnFault(true)
+	debug.SetPanicOnFault(onFault)
+	go func() {
+		var h half
+		defer func() {
+			h.fault = recover()
+			done <- h
+		}()
+		debug.SetPanicOnFault(onFault)
+		h.items, _ = q.lazyItemsTo(len(s))
+		h.pos = q.pos
+	}()
+	second := half{pos: -1}
+	defer func() { // never leave the second half reading after a bail
+		if second.pos < 0 {
+			<-done
+		}
+	}()
+	first, ended := p.lazyItemsTo(split)
+	if ended { // the list ended before the split: it is all here
+		return first
+	}
+	second = <-done
+	if second.fault != nil {
+		panic(second.fault)
+	}
+	p.pos = second.pos
+	return append(first[:len(first):len(first)], second.items...)
+}
+
+// lazyItemsTo reads entries from p.pos up to stop (an entry line, or the
+// end of s); ended reports that the list ended first.
+func (p *fastParser) lazyItemsTo(stop int) (items []*noggin.Item, ended bool) {
+	s := p.s
+	// Items and their bodies in growing chunks: a fresh process pays for
+	// every page it touches.
+	var slab []noggin.Item
+	var bodies []lazyItem
+	for start := p.pos; start < stop; {
+		var end int
+		if i := strings.Index(s[start:stop], lazyEntry); i >= 0 {
+			end = start + i + 1
+		} else if stop < len(s) {
+			end = stop
+		} else {
+			end = listEnd(s, start)
+		}
+		if len(slab) == cap(slab) {
+			slab = make([]noggin.Item, 0, chunk(cap(slab)))
+			bodies = make([]lazyItem, 0, cap(slab))
+		}
+		slab = append(slab, noggin.Item{})
+		it := &slab[len(slab)-1]
+		p.entryKeys(it, start, end)
+		bodies = append(bodies, lazyItem{src: p.lazy, start: start, end: end})
+		it.LeaveUndecoded(&bodies[len(bodies)-1])
+		items = append(items, it)
+		p.pos = end
+		p.releaseBehind()
+		if end == len(s) || !strings.HasPrefix(s[end:], lazyEntry[1:]) {
+			return items, true
+		}
+		start = end
+	}
+	return items, false
+}
+
+// listEnd is where the items list whose last entry starts at start ends:
+// at the first line after it that starts at column 0 (a top-level field),
+// or at the end of s.
+func listEnd(s string, start int) int {
+	for i := start; ; {
+		nl := strings.IndexByte(s[i:], '\n')
+		if nl < 0 {
+			return len(s)
+		}
+		i += nl + 1
+		if i == len(s) || (s[i] != ' ' && s[i] != '\n') {
+			return i
+		}
+	}
+}
+
+// entryKeys sets the key and parent key of it from the fields of the
+// entry s[start:end] at column 4 (the first on the entry line).
+func (p *fastParser) entryKeys(it *noggin.Item, start, end int) {
+	const fi = 4
+	seen := 0
+	for pos := start; pos < end && seen != 1<<iKey|1<<iParentKey; {
+		nl := strings.IndexByte(p.s[pos:end], '\n')
+		if nl < 0 {
+			giveUp()
+		}
+		line := p.s[pos : pos+nl]
+		p.pos = pos + nl + 1
+		pos = p.pos
+		if pos-nl-1 != start && (len(line) <= fi || spaces(line) != fi || line[fi] == '-') {
+			continue // deeper: a field's value
+		}
+		name, rest := splitField(line, fi)
+		var f int
+		switch name {
+		case fKey:
+			f = iKey
+		case fParentKey:
+			f = iParentKey
+		default:
+			continue
+		}
+		if seen&(1<<f) != 0 {
+			giveUp()
+		}
+		seen |= 1 << f
+		p.inKey = true
+		k, v := p.scalar(rest, fi)
+		p.inKey = false
+		pos = p.pos // past a value over several lines
+		if f == iKey {
+			it.Key = kindKey(k, v)
+		} else {
+			it.ParentKey = kindKey(k, v)
+		}
+	}
+}

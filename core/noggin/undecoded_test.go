@@ -1,0 +1,80 @@
+package noggin
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// fromItem is an Undecoded that copies a full item (and counts decodes),
+// or fails with err.
+type fromItem struct {
+	full    *Item
+	decodes *int
+	err     error
+}
+
+func (f fromItem) Decode(it *Item) error {
+	if f.err != nil {
+		return f.err
+	}
+	*f.decodes++
+	*it = *f.full
+	return nil
+}
+
+// lazyCopy is doc as a lazy read leaves it: keys and parent keys, the rest
+// undecoded.
+func lazyCopy(doc *Document, decodes *int, err error) *Document {
+	out := &Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}
+	for _, it := range doc.Items {
+		c := &Item{Key: it.Key, ParentKey: it.ParentKey}
+		c.LeaveUndecoded(fromItem{full: it, decodes: decodes, err: err})
+		out.Items = append(out.Items, c)
+	}
+	return out
+}
+
+// TestShowDecodesWhatItShows: a show on undecoded items decodes the items
+// its view shows, and only those, and shows what it shows on the full
+// document; an item that cannot be decoded fails the show with its error.
+func TestShowDecodesWhatItShows(t *testing.T) {
+	e := fixedEngine()
+	ctx := context.Background()
+	for _, outline := range []string{F1, F2, F3, F4, F5} {
+		full := tree(outline)
+		for _, it := range full.Items {
+			for _, o := range []ShowOpts{{}, {NoChildren: true}, {WithSiblings: true}, {WithDescendants: true}} {
+				o.Path = PathOf(full, it.Key)
+				decodes := 0
+				lazy := lazyCopy(full, &decodes, nil)
+				got, err := e.Show(ctx, newMem(lazy), o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := e.Show(ctx, newMem(full), o)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s %+v: got %s, want %s", outline, o, viewOutline(got), viewOutline(want))
+				}
+				shown := len(flatten(want.Items))
+				if decodes != shown {
+					t.Fatalf("%s %+v: %d decodes for %d items shown", outline, o, decodes, shown)
+				}
+			}
+		}
+	}
+	broken := errors.New("the file changed")
+	decodes := 0
+	if _, err := e.Show(ctx, newMem(lazyCopy(tree(F2), &decodes, broken)), ShowOpts{}); !errors.Is(err, broken) {
+		t.Fatalf("show of an item that cannot be decoded: %v", err)
+	}
+}
+
+func flatten(nodes []*Node) []*Node {
+	var out []*Node
+	for _, n := range nodes {
+		out = append(append(out, n), flatten(n.Children)...)
+	}
+	return out
+}

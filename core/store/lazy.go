@@ -1,0 +1,116 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// LazyLoader is a store that can read a noggin for a caller that reads
+// few of its items (see noggin.Undecoded).
+type LazyLoader interface {
+	// LoadLazy is Load, except that the document may hold items left
+	// undecoded: it must go only where noggin.Undecoded allows.
+	LoadLazy(ctx context.Context) (*noggin.Document, error)
+}
+
+// LoadLazy is Load for a show (noggin.Undecoded). A one-shot store reads a
+// file that this build wrote — its length and CRC-32 are those of the
+// journal's last after — for its items' keys and parent keys only, and
+// the engine decodes the few items it shows. A show of a 10k-item noggin
+// then decodes a dozen items instead of 10,000. Any other file, and any
+// other store, is read whole, as Load does. The lazy document is not
+// cached (a write reads the file again), and its mapping stays until the
+// process ends, as a one-shot store's mappings do.
+//
+// The CRC-32 is the cheaper half of the digest, as in the long-lived
+// store's check: an edit that keeps the length and the CRC-32 (odds of 1
+// in 2^32) would be shown as it reads in this encoder's layout, and never
+// written back from here.
+func (s *fileStore) LoadLazy(ctx context.Context) (*noggin.Document, error) {
+	if !s.mapFiles || s.jsonFile {
+		return s.Load(ctx)
+	}
+	if err := noggin.Cancelled(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.loaded {
+		if doc := s.lazyLocked(); doc != nil {
+			return doc, nil
+		}
+	}
+	return s.refreshLocked(true)
+}
+
+// lazyLocked reads the file lazily if this build wrote it (nil if not).
+func (s *fileStore) lazyLocked() *noggin.Document {
+	n, sum, ok := lengthAndCRC32(journalLastAfter(s.fsy, s.name+historySuffix))
+	if !ok || n == 0 {
+		return nil
+	}
+	raw, mapped, err := s.read(true)
+	if err != nil || !mapped {
+		return nil
+	}
+	var doc *noggin.Document
+	if int64(len(raw)) == n && guard(func() {
+		if crc32Dropping(raw) == sum {
+			doc, ok = codec.DecodeYAMLLazy(raw, func(from, to int) { dropPages(raw[from:to]) }, guard, s.changedError())
+		}
+	}) && doc != nil && ok && noggin.CheckKeys(doc) == nil {
+		return doc
+	}
+	unmapFile(raw)
+	return nil
+}
+
+// changedError is what a show returns when an item it reads lazily is no
+// longer in the file (rewritten in place by a tool that ignores the lock).
+func (s *fileStore) changedError() error {
+	const detail = "the file changed while it was read; try again"
+	return noggin.Errorf(noggin.CodeIO, "failed to read file: %s", detail).
+		With(noggin.F("path", s.shown), noggin.F("detail", detail))
+}
+
+// journalLastAfter is the after of the last line of the journal name ("" if
+// there is none, or it cannot be read): only the journal's end is read.
+func journalLastAfter(fsy fsys, name string) string {
+	f, err := fsy.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	size, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return ""
+	}
+	buf := make([]byte, 4<<10)
+	for chunk := int64(len(buf)); ; chunk *= 4 {
+		off := max(0, size-chunk)
+		if int64(cap(buf)) < size-off {
+			buf = make([]byte, size-off)
+		}
+		t := buf[:size-off]
+		if _, err := f.ReadAt(t, off); err != nil && !errors.Is(err, io.EOF) {
+			return ""
+		}
+		// The last line, if it starts inside t (after a '\n', or at 0).
+		body := t
+		for len(body) > 0 && body[len(body)-1] == '\n' {
+			body = body[:len(body)-1]
+		}
+		for i := len(body) - 1; i >= 0; i-- {
+			if body[i] == '\n' {
+				return lastAfter(t[i+1:])
+			}
+		}
+		if off == 0 {
+			return lastAfter(t)
+		}
+	}
+}

@@ -1,0 +1,162 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
+)
+
+// lazyFile writes a generated noggin of n items through a one-shot store,
+// so that its journal's last after is the file's digest.
+func lazyFile(t *testing.T, n int) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "n.yaml")
+	if err := os.WriteFile(p, codec.EncodeYAML(sampledoc.Doc(n, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustAdd(t, mustOpen(t, p, Options{MapFiles: true}), "lazy-probe")
+	return p
+}
+
+func loadLazy(t *testing.T, s noggin.Store) *noggin.Document {
+	t.Helper()
+	doc, err := s.(LazyLoader).LoadLazy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func undecoded(doc *noggin.Document) int {
+	n := 0
+	for _, it := range doc.Items {
+		if it.Undecoded() {
+			n++
+		}
+	}
+	return n
+}
+
+// TestLoadLazy: a one-shot show of a file this build wrote reads only the
+// keys, decodes the items its view shows, and shows what a full read
+// shows, for every item and every kind of view.
+func TestLoadLazy(t *testing.T) {
+	p := lazyFile(t, 300)
+	s := mustOpen(t, p, Options{MapFiles: true})
+	doc := loadLazy(t, s)
+	if n := undecoded(doc); n != len(doc.Items) {
+		t.Fatalf("%d of %d items undecoded", n, len(doc.Items))
+	}
+	data, _ := os.ReadFile(p)
+	full, err := codec.DecodeYAML(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := noggin.NewEngine()
+	show := func(d *noggin.Document, o noggin.ShowOpts) *noggin.View {
+		v, err := e.Show(context.Background(), Pinned(s, d), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if got, want := show(doc, noggin.ShowOpts{}), show(full, noggin.ShowOpts{}); !reflect.DeepEqual(got, want) {
+		t.Fatalf("show: got %+v, want %+v", got, want)
+	}
+	if n := len(doc.Items) - undecoded(doc); n == 0 || n > 40 {
+		t.Fatalf("a show decoded %d of %d items", n, len(doc.Items))
+	}
+	for _, it := range full.Items {
+		for _, o := range []noggin.ShowOpts{{}, {NoChildren: true}, {WithSiblings: true}} {
+			o.Path = noggin.PathOf(full, it.Key)
+			if got, want := show(doc, o), show(full, o); !reflect.DeepEqual(got, want) {
+				t.Fatalf("show %+v: got %+v, want %+v", o, got, want)
+			}
+		}
+	}
+}
+
+// TestLoadLazyOnlyWhatThisBuildWrote: any other file, or store, is read
+// whole.
+func TestLoadLazyOnlyWhatThisBuildWrote(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(t *testing.T, p string)
+		o      Options
+	}{
+		{"no journal", func(t *testing.T, p string) { _ = os.Remove(p + historySuffix) }, Options{MapFiles: true}},
+		{"another length", func(t *testing.T, p string) { appendTo(t, p, "# more\n") }, Options{MapFiles: true}},
+		{"the same length, another file", func(t *testing.T, p string) {
+			data, _ := os.ReadFile(p)
+			if err := os.WriteFile(p, bytes.Replace(data, []byte("lazy-probe"), []byte("lazy-prObe"), 1), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, Options{MapFiles: true}},
+		{"long-lived store", func(*testing.T, string) {}, Options{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := lazyFile(t, 30)
+			c.change(t, p)
+			doc := loadLazy(t, mustOpen(t, p, c.o))
+			if n := undecoded(doc); n != 0 || len(doc.Items) != 31 {
+				t.Fatalf("%d of %d items undecoded", n, len(doc.Items))
+			}
+		})
+	}
+}
+
+func appendTo(t *testing.T, p, text string) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoadLazyFileChanged: a tool that ignores the lock rewrites the file
+// in place, or cuts it short, after a show read it lazily: the show fails
+// with io (the file changed while it was read), without a crash.
+func TestLoadLazyFileChanged(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(p string) error
+	}{
+		{"rewritten", func(p string) error {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(p, bytes.ReplaceAll(data, []byte("key: "), []byte("kez: ")), 0o644)
+		}},
+		{"cut short", func(p string) error { return os.Truncate(p, 10) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := lazyFile(t, 2000)
+			s := mustOpen(t, p, Options{MapFiles: true})
+			doc := loadLazy(t, s)
+			if n := undecoded(doc); n != len(doc.Items) {
+				t.Fatalf("%d of %d items undecoded", n, len(doc.Items))
+			}
+			if err := c.change(p); err != nil {
+				t.Fatal(err)
+			}
+			_, err := noggin.NewEngine().Show(context.Background(), Pinned(s, doc), noggin.ShowOpts{Path: "/1"})
+			var e *noggin.Error
+			if !errors.As(err, &e) || e.Code != noggin.CodeIO {
+				t.Fatalf("show: %v, want an io error", err)
+			}
+		})
+	}
+}
