@@ -112,6 +112,71 @@ func decodeEntryFast(data []byte, start int) (it *noggin.Item) {
 	return items[0]
 }
 
+// entryKeysAsWritten is entryKeys for an entry as this encoder writes a
+// noggin's own keys: "  - key: K" and "    parentKey: P" (or null) on its
+// first two lines, K and P plain words (see simpleKey). false: another
+// entry, for entryKeys.
+func (p *fastParser) entryKeysAsWritten(it *noggin.Item, start, end int) bool {
+	const keyLine, parentLine = "  - key: ", "\n    parentKey: "
+	s := p.s[start:end]
+	if !strings.HasPrefix(s, keyLine) {
+		return false
+	}
+	nl := strings.IndexByte(s, '\n')
+	if nl < 0 || !strings.HasPrefix(s[nl:], parentLine) {
+		return false
+	}
+	key := s[len(keyLine):nl]
+	rest := s[nl+len(parentLine):]
+	nl2 := strings.IndexByte(rest, '\n')
+	if nl2 < 0 || !simpleKey(key) {
+		return false
+	}
+	parent := rest[:nl2]
+	if parent != "null" && !simpleKey(parent) {
+		return false
+	}
+	p.inKey = true
+	it.Key = p.keep(key)
+	if parent != "null" {
+		it.ParentKey = p.keep(parent)
+	}
+	p.inKey = false
+	return true
+}
+
+// simpleKey reports whether the plain scalar v reads as the string v: more
+// than five letters, digits, '-' and '_' (so no null or boolean word),
+// starting with a letter (so no number).
+func simpleKey(v string) bool {
+	if len(v) <= 5 || keyBytes[v[0]] != keyLetter {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		if keyBytes[v[i]] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// keyBytes classes the bytes of a simpleKey: keyLetter, keyOther (digits,
+// '-', '_'), or 0.
+var keyBytes = func() (t [256]byte) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = keyLetter, keyLetter
+	}
+	for _, c := range "0123456789-_" {
+		t[c] = keyOther
+	}
+	return t
+}()
+
+const (
+	keyLetter = 1 + iota
+	keyOther
+)
+
 // lazyEntry is the entry line of this encoder's items lists.
 const lazyEntry = "\n  - "
 
@@ -176,9 +241,23 @@ func (p *fastParser) lazyItems() []*noggin.Item {
 func (p *fastParser) lazyItemsTo(stop int) (items []*noggin.Item, ended bool) {
 	s := p.s
 	// Items and their bodies in growing chunks: a fresh process pays for
-	// every page it touches.
+	// every page it touches. The list is built once, at its exact size.
 	var slab []noggin.Item
 	var bodies []lazyItem
+	var full [][]noggin.Item // the slabs before slab
+	collect := func() []*noggin.Item {
+		n := len(slab)
+		for _, sl := range full {
+			n += len(sl)
+		}
+		items := make([]*noggin.Item, 0, n)
+		for _, sl := range append(full, slab) {
+			for i := range sl {
+				items = append(items, &sl[i])
+			}
+		}
+		return items
+	}
 	for start := p.pos; start < stop; {
 		var end int
 		if i := strings.Index(s[start:stop], lazyEntry); i >= 0 {
@@ -189,6 +268,9 @@ func (p *fastParser) lazyItemsTo(stop int) (items []*noggin.Item, ended bool) {
 			end = listEnd(s, start)
 		}
 		if len(slab) == cap(slab) {
+			if slab != nil {
+				full = append(full, slab)
+			}
 			slab = make([]noggin.Item, 0, chunk(cap(slab)))
 			bodies = make([]lazyItem, 0, cap(slab))
 		}
@@ -197,15 +279,14 @@ func (p *fastParser) lazyItemsTo(stop int) (items []*noggin.Item, ended bool) {
 		p.entryKeys(it, start, end)
 		bodies = append(bodies, lazyItem{src: p.lazy, start: start, end: end})
 		it.LeaveUndecoded(&bodies[len(bodies)-1])
-		items = append(items, it)
 		p.pos = end
 		p.releaseBehind()
 		if end == len(s) || !strings.HasPrefix(s[end:], lazyEntry[1:]) {
-			return items, true
+			return collect(), true
 		}
 		start = end
 	}
-	return items, false
+	return collect(), false
 }
 
 // listEnd is where the items list whose last entry starts at start ends:
@@ -227,6 +308,9 @@ func listEnd(s string, start int) int {
 // entryKeys sets the key and parent key of it from the fields of the
 // entry s[start:end] at column 4 (the first on the entry line).
 func (p *fastParser) entryKeys(it *noggin.Item, start, end int) {
+	if p.entryKeysAsWritten(it, start, end) {
+		return
+	}
 	const fi = 4
 	seen := 0
 	for pos := start; pos < end && seen != 1<<iKey|1<<iParentKey; {
