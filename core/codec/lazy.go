@@ -29,13 +29,23 @@ import (
 //
 // release, when not nil, is told of stretches of data the read has passed
 // (see DecodeYAMLSource).
-func DecodeYAMLLazy(data []byte, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, ok bool) {
-	return decodeLazy(data, parallelMin, release, guard, changed)
+func DecodeYAMLLazy(data []byte, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, src *Source, ok bool) {
+	spans := &spanList{}
+	if doc, ok = decodeLazySpans(data, parallelMin, spans, release, guard, changed); !ok {
+		return nil, nil, false
+	}
+	return doc, &Source{raw: data, items: doc.Items, spans: spans, release: release}, true
 }
 
-// decodeLazy is DecodeYAMLLazy, reading items lists of splitMin bytes or
-// more in two halves at once.
+// decodeLazy is DecodeYAMLLazy without a Source, reading items lists of
+// splitMin bytes or more in two halves at once.
 func decodeLazy(data []byte, splitMin int, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, ok bool) {
+	return decodeLazySpans(data, splitMin, nil, release, guard, changed)
+}
+
+// decodeLazySpans is decodeLazy, also recording in *spans (when not nil)
+// where each item lies in data, as DecodeYAMLSource does.
+func decodeLazySpans(data []byte, splitMin int, spans *spanList, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, ok bool) {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, false
 	}
@@ -48,7 +58,7 @@ func decodeLazy(data []byte, splitMin int, release func(from, to int), guard fun
 		}
 	}()
 	p := &fastParser{ //nolint:gosec // data does not change while the document lives (see above)
-		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: 64 << 10, splitMin: splitMin, release: release,
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: 64 << 10, splitMin: splitMin, spans: spans, release: release,
 		lazy: &lazySource{data: data, guard: guard, changed: changed}}
 	return p.document(), true
 }
@@ -200,6 +210,9 @@ func (p *fastParser) lazyItems() []*noggin.Item {
 	}
 	split := p.pos + rest/2 + i + 1
 	q := &fastParser{s: s, pos: split, chunk: p.chunk, release: p.release, released: split, lazy: p.lazy}
+	if p.spans != nil {
+		q.spans = &spanList{}
+	}
 	type half struct {
 		items []*noggin.Item
 		pos   int
@@ -233,6 +246,9 @@ func (p *fastParser) lazyItems() []*noggin.Item {
 		panic(second.fault)
 	}
 	p.pos = second.pos
+	if p.spans != nil {
+		p.spans.addList(q.spans)
+	}
 	return append(first[:len(first):len(first)], second.items...)
 }
 
@@ -278,6 +294,10 @@ func (p *fastParser) lazyItemsTo(stop int) (items []*noggin.Item, ended bool) {
 		it := &slab[len(slab)-1]
 		p.entryKeys(it, start, end)
 		bodies = append(bodies, lazyItem{src: p.lazy, start: start, end: end})
+		if p.spans != nil { // the entry after "  - ", without its last '\n'
+			p.spans.add(start + len(lazyEntry) - 1)
+			p.spans.end(end - 1)
+		}
 		it.LeaveUndecoded(&bodies[len(bodies)-1])
 		p.pos = end
 		p.releaseBehind()

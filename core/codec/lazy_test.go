@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"errors"
 	"math/rand"
 	"reflect"
@@ -33,10 +34,21 @@ func checkLazySplit(t *testing.T, text []byte, splitMin int) bool {
 	if err != nil {
 		t.Fatalf("DecodeYAML: %v\n%s", err, text)
 	}
-	got, ok := decodeLazy(text, splitMin, nil, noGuard, errLazyTest)
+	spans := &spanList{}
+	got, ok := decodeLazySpans(text, splitMin, spans, nil, noGuard, errLazyTest)
 	if !ok {
 		return false
 	}
+	if spans.n != len(got.Items) {
+		t.Fatalf("%d spans for %d items", spans.n, len(got.Items))
+	}
+	defer func() { // each item's span is its encoding (a write copies it)
+		for i, it := range got.Items {
+			if sp, want := text[spans.at(i).start:spans.at(i).end], appendItem(nil, it); !bytes.Equal(sp, want) {
+				t.Fatalf("item %d: span %q, encoded %q", i, sp, want)
+			}
+		}
+	}()
 	if got.Active != want.Active || !reflect.DeepEqual(got.Order, want.Order) || !reflect.DeepEqual(got.Extra, want.Extra) {
 		t.Fatalf("top level: got %q %q %v, want %q %q %v\n%s", got.Active, got.Order, got.Extra, want.Active, want.Order, want.Extra, text)
 	}

@@ -137,8 +137,9 @@ func (s *Source) append(b []byte, it *noggin.Item) []byte {
 // find returns the index of it among the source's items. Writes keep the
 // items' order, so it is almost always the next one, or the one after (an
 // item changed in place). Items not found there are mostly new (encoded
-// anyway); only after mapMisses of them is a map of all the source's items
-// built, once, so that moved items are found too.
+// anyway); only after mapMisses of them, or for an item a lazy read left
+// undecoded, is a map of all the source's items built, once, so that moved
+// items are found too.
 func (s *Source) find(it *noggin.Item) (int, bool) {
 	for i := s.next; i < min(s.next+2, len(s.items)); i++ {
 		if s.items[i] == it {
@@ -146,7 +147,8 @@ func (s *Source) find(it *noggin.Item) (int, bool) {
 		}
 	}
 	if s.index == nil {
-		if s.misses++; s.misses < mapMisses {
+		// An undecoded item is always in the source: look it up at once.
+		if s.misses++; s.misses < mapMisses && !it.Undecoded() {
 			return 0, false
 		}
 		s.index = make(map[*noggin.Item]int, len(s.items))

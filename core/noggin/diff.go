@@ -58,6 +58,7 @@ func sameShapeDiff(prev, next []*Item) (out []Change, ok bool) {
 // appendUpdated appends an updated change when a and b (the same key)
 // differ in title, done or notes.
 func appendUpdated(out []Change, a, b *Item) []Change {
+	a, b = a.decoded(), b.decoded()
 	var fields []string
 	if a.Title != b.Title {
 		fields = append(fields, "title")
@@ -239,6 +240,7 @@ func Equal(a, b *Document) bool {
 		if x == y {
 			continue
 		}
+		x, y = x.decoded(), y.decoded()
 		if x.Key != y.Key || x.ParentKey != y.ParentKey || x.Title != y.Title || x.Done != y.Done ||
 			(x.CreatedAt == nil) != (y.CreatedAt == nil) ||
 			(x.CreatedAt != nil && *x.CreatedAt != *y.CreatedAt) || !slices.Equal(x.Notes, y.Notes) {

@@ -47,7 +47,8 @@ type FindResult struct {
 
 // Find lists the items whose title or notes contain every word of the
 // query, case-insensitively (Unicode simple case folding).
-func (e *Engine) Find(ctx context.Context, s Store, o FindOpts) (*FindResult, error) {
+func (e *Engine) Find(ctx context.Context, s Store, o FindOpts) (_ *FindResult, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	words := jstext.Fields(fold(o.Query))
 	if len(words) == 0 {
 		return nil, NewError(CodeQueryRequired, F("verb", "find"))
@@ -88,6 +89,7 @@ func (e *Engine) Find(ctx context.Context, s Store, o FindOpts) (*FindResult, er
 	}
 	var hits []hit
 	for _, it := range doc.Items {
+		it = it.decoded()
 		if o.Open && it.Done || o.Done && !it.Done {
 			continue
 		}

@@ -18,6 +18,14 @@ type memStore struct {
 	writes  int
 	updates int
 	events  [][]Change
+	// lazy hands the engine every document as a lazy read leaves it
+	// (lazyCopy: keys and parent keys, the rest undecoded), as a one-shot
+	// store does for a noggin this build wrote; doc stays whole. lazyErr
+	// is the first difference from the whole document the store saw (the
+	// history entry of a write).
+	lazy    bool
+	lazyErr error
+	decodes int
 }
 
 func newMem(doc *Document) *memStore {
@@ -30,7 +38,15 @@ func newMem(doc *Document) *memStore {
 func (m *memStore) Load(context.Context) (*Document, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.doc, nil
+	return m.view(), nil
+}
+
+// view is the document handed to the engine: doc, or a lazy copy of it.
+func (m *memStore) view() *Document {
+	if !m.lazy {
+		return m.doc
+	}
+	return lazyCopy(m.doc, &m.decodes, nil)
 }
 
 func (m *memStore) Update(_ context.Context, w Write) (*Document, error) {
@@ -38,21 +54,35 @@ func (m *memStore) Update(_ context.Context, w Write) (*Document, error) {
 	defer m.mu.Unlock()
 	m.updates++
 	plan := func(d *Document) ([]Op, error) { return w.Plan(d, NewHistory(nil, nil)) }
-	ops, err := plan(m.doc)
+	ops, err := plan(m.view())
 	if err != nil {
 		return nil, err
 	}
 	if len(ops) == 0 {
-		return m.doc, nil
+		return m.view(), nil
 	}
 	// Re-plan on the "fresh" document, as the real stores do.
-	ops, err = plan(m.doc)
+	fresh := m.view()
+	ops, err = plan(fresh)
 	if err != nil {
 		return nil, err
 	}
-	next, err := Apply(m.doc, ops)
+	next, err := Apply(fresh, ops)
 	if err != nil {
 		return nil, err
+	}
+	if m.lazy {
+		// The history entry a store writes, from a lazy read and whole.
+		got, err1 := NewEntry(w, nil, m.view(), ops)
+		want, err2 := NewEntry(w, nil, m.doc, ops)
+		if m.lazyErr == nil && (!reflect.DeepEqual(got, want) || (err1 == nil) != (err2 == nil)) {
+			m.lazyErr = fmt.Errorf("history entry from a lazy read: %+v, %v; whole: %+v, %v", got, err1, want, err2)
+		}
+		for _, it := range next.Items {
+			if err := it.Decode(); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if ch := Diff(m.doc, next); len(ch) > 0 {
 		m.events = append(m.events, ch)

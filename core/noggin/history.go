@@ -159,7 +159,7 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 	var changes []EntryChange
 	title := func(key string) string {
 		if i := a.find(key); i >= 0 {
-			return a.doc.Items[i].Title
+			return a.doc.Items[i].decoded().Title
 		}
 		return ""
 	}
@@ -179,13 +179,14 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 			}
 			for idx, it := range a.doc.Items {
 				if drop[it.Key] {
+					it = it.decoded()
 					inv = append(inv, Op{Type: OpAdd, Item: it, ParentKey: it.ParentKey, Position: idx, Flat: true})
 					changes = append(changes, EntryChange{Kind: "removed", Key: it.Key, Title: it.Title})
 				}
 			}
 		case OpSet:
 			if j := a.find(op.Key); j >= 0 {
-				old := *a.doc.Items[j] // a copy: this apply may change the item in place later
+				old := *a.doc.Items[j].decoded() // a copy: this apply may change the item in place later
 				back := Op{Type: OpSet, Key: op.Key}
 				if op.Title != nil {
 					back.Title = &old.Title
@@ -209,7 +210,7 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 			inv = []Op{{Type: OpUnnote, Key: op.Key}}
 			changes = append(changes, EntryChange{Kind: "noted", Key: op.Key, Title: title(op.Key)})
 		case OpUnnote:
-			if j := a.find(op.Key); j >= 0 && len(a.doc.Items[j].Notes) > 0 {
+			if j := a.find(op.Key); j >= 0 && len(a.doc.Items[j].decoded().Notes) > 0 {
 				n := a.doc.Items[j].Notes[len(a.doc.Items[j].Notes)-1]
 				inv = []Op{{Type: OpNote, Key: op.Key, Note: &n}}
 				changes = append(changes, EntryChange{Kind: "unnoted", Key: op.Key, Title: title(op.Key)})
@@ -318,7 +319,8 @@ type LogResult struct {
 }
 
 // Log lists the newest entries of the noggin's history.
-func (e *Engine) Log(ctx context.Context, s Store, o LogOpts) (*LogResult, error) {
+func (e *Engine) Log(ctx context.Context, s Store, o LogOpts) (_ *LogResult, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	limit := o.Limit
 	if limit <= 0 {
 		limit = DefaultLogLimit
@@ -347,7 +349,8 @@ type UndoResult struct {
 // (redo: its ops) only when the noggin is still in the state that entry
 // left it in; otherwise undo-conflict and nothing changes. Undo and redo
 // are writes of their own in the history.
-func (e *Engine) Undo(ctx context.Context, s Store, redo bool) (*UndoResult, error) {
+func (e *Engine) Undo(ctx context.Context, s Store, redo bool) (_ *UndoResult, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	verb := "undo"
 	if redo {
 		verb = "redo"

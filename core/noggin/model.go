@@ -59,12 +59,15 @@ type Item struct {
 }
 
 // Undecoded is the rest of an item that a lazy read left undecoded: a
-// one-shot show of a large noggin reads the keys and parent keys of all
-// its items but decodes only the items it shows.
+// one-shot verb on a large noggin reads the keys and parent keys of all
+// its items but decodes only the items it reads, changes or shows.
 //
-// A document with undecoded items is handed only to Engine.Show (without
-// Goto), which decodes an item before it reads any field but Key and
-// ParentKey, and it is used by one goroutine at a time.
+// The engine decodes an item before it reads any field but Key and
+// ParentKey, and a verb returns a decode's error as its own (the file
+// changed under the reader). Outside the engine, decode an item (Decode)
+// before reading it; a document with undecoded items is used by one
+// goroutine at a time. The encoder refuses undecoded items: a write
+// copies their bytes from the file they were read from.
 type Undecoded interface {
 	// Decode sets the fields of it that the read left out. An error means
 	// they can no longer be read (the file changed under the reader); it

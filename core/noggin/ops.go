@@ -200,7 +200,7 @@ func (a *applier) find(key string) int {
 
 // mutable returns a private copy of the item at index i.
 func (a *applier) mutable(i int) *Item {
-	it := a.doc.Items[i]
+	it := a.doc.Items[i].decoded()
 	if !a.owned[it] {
 		c := *it
 		it = &c

@@ -25,11 +25,15 @@ func (f fromItem) Decode(it *Item) error {
 }
 
 // lazyCopy is doc as a lazy read leaves it: keys and parent keys, the rest
-// undecoded.
+// undecoded. The rest holds poison until decoded (the done flag the
+// opposite of the item's): an engine that read an item it did not decode
+// would get another result.
 func lazyCopy(doc *Document, decodes *int, err error) *Document {
 	out := &Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}
+	poison := "undecoded"
 	for _, it := range doc.Items {
-		c := &Item{Key: it.Key, ParentKey: it.ParentKey}
+		c := &Item{Key: it.Key, ParentKey: it.ParentKey, Title: poison, Done: !it.Done, CreatedAt: &poison,
+			Notes: []Note{{Text: poison}}, Order: []string{poison}, Extra: []Field{{Name: poison}}}
 		c.LeaveUndecoded(fromItem{full: it, decodes: decodes, err: err})
 		out.Items = append(out.Items, c)
 	}

@@ -31,7 +31,7 @@ func (s *snap) resolve(path string) (*Item, error) {
 	if msg != "" {
 		return nil, NewError(CodePathNotFound, F("path", path), F("detail", msg))
 	}
-	return it, nil
+	return it.decoded(), nil
 }
 
 // target is the verb's target: path if non-empty, else the active item.
@@ -42,7 +42,7 @@ func (s *snap) target(path, verb string) (*Item, error) {
 	if s.active == nil {
 		return nil, NewError(CodeNoActiveItem, F("verb", verb))
 	}
-	return s.active, nil
+	return s.active.decoded(), nil
 }
 
 // placement validates and resolves a placement (docs/cli.md).
@@ -124,7 +124,7 @@ func closeOps(s *snap, target *Item, force, closeAll bool, verb, ts string) ([]O
 	desc := s.x.descendants(target)
 	if closeAll {
 		for _, d := range desc {
-			if !d.Done {
+			if !d.decoded().Done {
 				closeOne(d)
 			}
 		}
@@ -132,7 +132,7 @@ func closeOps(s *snap, target *Item, force, closeAll bool, verb, ts string) ([]O
 	if !force && !closeAll {
 		open := 0
 		for _, d := range desc {
-			if !d.Done {
+			if !d.decoded().Done {
 				open++
 			}
 		}
@@ -171,7 +171,8 @@ func jsTrim(s string) string { return jstext.TrimSpace(s) }
 
 // Push creates a child of the active item (a new last root when none is
 // active) and makes it active.
-func (e *Engine) Push(ctx context.Context, s Store, o PushOpts) (*View, error) {
+func (e *Engine) Push(ctx context.Context, s Store, o PushOpts) (_ *View, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	now := e.now()
 	ts := Stamp(now)
 	var key string
@@ -188,7 +189,8 @@ func (e *Engine) Push(ctx context.Context, s Store, o PushOpts) (*View, error) {
 }
 
 // Add creates an item without moving the cursor (unless o.Goto).
-func (e *Engine) Add(ctx context.Context, s Store, o AddOpts) (*View, error) {
+func (e *Engine) Add(ctx context.Context, s Store, o AddOpts) (_ *View, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	now := e.now()
 	ts := Stamp(now)
 	var viewKey string
@@ -242,7 +244,8 @@ func (s *snap) placeBeside(kind string, anchor, moving *Item) slot {
 }
 
 // Move relocates an item and its subtree.
-func (e *Engine) Move(ctx context.Context, s Store, o MoveOpts) (*View, error) {
+func (e *Engine) Move(ctx context.Context, s Store, o MoveOpts) (_ *View, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	var viewKey string
 	doc, err := s.Update(ctx, write("move", Stamp(e.now()), func(d *Document) ([]Op, error) {
 		st := newSnap(d)
@@ -290,7 +293,8 @@ func (e *Engine) Move(ctx context.Context, s Store, o MoveOpts) (*View, error) {
 }
 
 // Goto makes an item active.
-func (e *Engine) Goto(ctx context.Context, s Store, o GotoOpts) (*View, error) {
+func (e *Engine) Goto(ctx context.Context, s Store, o GotoOpts) (_ *View, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	if o.Path == "" {
 		return nil, NewError(CodePathRequired, F("verb", "goto"))
 	}
@@ -310,7 +314,8 @@ func (e *Engine) Goto(ctx context.Context, s Store, o GotoOpts) (*View, error) {
 }
 
 // Done closes an item and makes its parent active.
-func (e *Engine) Done(ctx context.Context, s Store, o DoneOpts) (*View, error) {
+func (e *Engine) Done(ctx context.Context, s Store, o DoneOpts) (_ *View, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	if o.Goto.Present {
 		return nil, NewError(CodeGotoUnsupported, F("verb", "done"))
 	}
@@ -318,7 +323,8 @@ func (e *Engine) Done(ctx context.Context, s Store, o DoneOpts) (*View, error) {
 }
 
 // Pop is done on the active item.
-func (e *Engine) Pop(ctx context.Context, s Store, o PopOpts) (*View, error) {
+func (e *Engine) Pop(ctx context.Context, s Store, o PopOpts) (_ *View, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	if o.HasPath {
 		return nil, NewError(CodePopNoPath, F("verb", "pop"))
 	}
@@ -339,6 +345,7 @@ func (e *Engine) close(ctx context.Context, s Store, path string, force, closeAl
 			if target == nil {
 				return nil, NewError(CodeNoActiveItem, F("verb", "pop"))
 			}
+			target = target.decoded()
 		} else {
 			var err error
 			if target, err = st.target(path, "done"); err != nil {
@@ -364,7 +371,8 @@ func (e *Engine) close(ctx context.Context, s Store, path string, force, closeAl
 }
 
 // Edit changes an item's done state and/or title.
-func (e *Engine) Edit(ctx context.Context, s Store, o EditOpts) (*View, error) {
+func (e *Engine) Edit(ctx context.Context, s Store, o EditOpts) (_ *View, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	hasState := o.Done != nil
 	hasTitle := o.Title != nil && jsTrim(*o.Title) != ""
 	if !hasState && !hasTitle {
@@ -415,7 +423,8 @@ func (e *Engine) Edit(ctx context.Context, s Store, o EditOpts) (*View, error) {
 }
 
 // Show returns the view of an item; nil (no error) when there is no target.
-func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (*View, error) {
+func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (_ *View, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	vo := viewOpts{noChildren: o.NoChildren, withSiblings: o.WithSiblings, withDescendants: o.WithDescendants}
 	target := func(st *snap) (*Item, error) {
 		if o.Path != "" {
@@ -428,7 +437,12 @@ func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (*View, error) {
 		if err != nil {
 			return nil, err
 		}
-		return showOn(doc, target, vo)
+		st := newSnap(doc)
+		t, err := target(st)
+		if err != nil || t == nil {
+			return nil, err
+		}
+		return buildView(doc, st.x, t, vo), nil
 	}
 	var viewKey string
 	doc, err := s.Update(ctx, write("show", Stamp(e.now()), func(d *Document) ([]Op, error) {
@@ -454,20 +468,9 @@ func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (*View, error) {
 	return viewOf(doc, viewKey, vo), nil
 }
 
-// showOn is a show that only reads doc: the one engine call that takes a
-// document with undecoded items (see Undecoded).
-func showOn(doc *Document, target func(*snap) (*Item, error), vo viewOpts) (v *View, err error) {
-	defer recoverUndecodable(&err)
-	st := newSnap(doc)
-	t, err := target(st)
-	if err != nil || t == nil {
-		return nil, err
-	}
-	return buildView(doc, st.x, t, vo), nil
-}
-
 // Note appends a timestamped note to an item.
-func (e *Engine) Note(ctx context.Context, s Store, o NoteOpts) (*View, error) {
+func (e *Engine) Note(ctx context.Context, s Store, o NoteOpts) (_ *View, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	text := jsTrim(o.Text)
 	if text == "" {
 		return nil, NewError(CodeTextRequired, F("verb", "note"))
@@ -496,7 +499,8 @@ func (e *Engine) Note(ctx context.Context, s Store, o NoteOpts) (*View, error) {
 }
 
 // Delete removes an item (and with o.Recursive its subtree).
-func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (*DeleteResult, error) {
+func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (_ *DeleteResult, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	if o.Goto.Present {
 		return nil, NewError(CodeGotoUnsupported, F("verb", "delete"))
 	}
@@ -539,7 +543,8 @@ func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (*DeleteResu
 
 // Copy appends every item of src to dst with fresh keys. A nil src is
 // source-required, a nil dst dest-required.
-func (e *Engine) Copy(ctx context.Context, src, dst Store) (*CopyResult, error) {
+func (e *Engine) Copy(ctx context.Context, src, dst Store) (_ *CopyResult, err error) {
+	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
 	if src == nil {
 		return nil, NewError(CodeSourceRequired, F("verb", "copy"))
 	}
@@ -564,6 +569,7 @@ func (e *Engine) Copy(ctx context.Context, src, dst Store) (*CopyResult, error) 
 		mapping := make([]KeyPair, len(order))
 		ops := make([]Op, len(order))
 		for i, it := range order {
+			it = it.decoded()
 			mapped[it.Key] = keys[i]
 			mapping[i] = KeyPair{Old: it.Key, New: keys[i]}
 			parent := ""

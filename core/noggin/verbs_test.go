@@ -64,13 +64,34 @@ func runCases(t *testing.T, cases []vcase) {
 			t.Fatalf("duplicate case id %s", tc.id)
 		}
 		seen[tc.id] = true
-		t.Run(tc.id, func(t *testing.T) {
+		for _, lazy := range []bool{false, true} {
+			name := tc.id
+			if lazy {
+				name += "/lazy"
+			}
+			t.Run(name, func(t *testing.T) { runCase(t, tc, lazy) })
+		}
+	}
+}
+
+// runCase runs one case on a whole document, or with lazy on documents a
+// lazy read left undecoded (see memStore.lazy): the engine must decode
+// every item it reads, so both give the same results.
+func runCase(t *testing.T, tc vcase, lazy bool) {
+	{
+		{
 			start, initial := tree(tc.start), tree(tc.start)
 			if tc.prep != nil {
 				tc.prep(start)
 				tc.prep(initial)
 			}
 			s := newMem(initial)
+			s.lazy = lazy
+			defer func() {
+				if s.lazyErr != nil {
+					t.Error(s.lazyErr)
+				}
+			}()
 			res, err := tc.do(s)
 			if tc.err != nil {
 				wantErr(t, err, tc.err.Code, tc.err.ExitCode, tc.err.Message, tc.err.Data...)
@@ -109,7 +130,7 @@ func runCases(t *testing.T, cases []vcase) {
 			if tc.check != nil {
 				tc.check(t, s, res)
 			}
-		})
+		}
 	}
 }
 

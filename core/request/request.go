@@ -242,17 +242,17 @@ type verbDef struct {
 // that need no noggin, and how it runs. Verbs, Params, the MCP schemas,
 // the RPC Call method and the e2e runners all derive from it.
 var verbTable = []verbDef{
-	{name: "push", params: []Param{pNoggin, pTitle}, before: needTitle, run: push},
-	{name: "add", params: []Param{pNoggin, pTitle, pBefore, pAfter, pInto, pGoto}, before: needTitle, run: add},
-	{name: "move", params: []Param{pNoggin, pPath, pBefore, pAfter, pInto, pGoto}, before: atMostOnePath, run: move},
-	{name: "goto", params: []Param{pNoggin, pPath}, before: needGotoPath, run: gotoVerb},
-	{name: "done", params: []Param{pNoggin, pPath, pForce, pCloseAll, hGoto}, before: atMostOnePath, run: done},
-	{name: "pop", params: []Param{pNoggin, pForce, pCloseAll, hPath, hGoto}, before: popChecks, run: pop},
-	{name: "edit", params: []Param{pNoggin, pPath, pState, pTitle, pForce, pCloseAll, pGoto}, before: editChecks, run: edit},
+	{name: "push", params: []Param{pNoggin, pTitle}, before: needTitle, run: push, lazy: always},
+	{name: "add", params: []Param{pNoggin, pTitle, pBefore, pAfter, pInto, pGoto}, before: needTitle, run: add, lazy: always},
+	{name: "move", params: []Param{pNoggin, pPath, pBefore, pAfter, pInto, pGoto}, before: atMostOnePath, run: move, lazy: always},
+	{name: "goto", params: []Param{pNoggin, pPath}, before: needGotoPath, run: gotoVerb, lazy: always},
+	{name: "done", params: []Param{pNoggin, pPath, pForce, pCloseAll, hGoto}, before: atMostOnePath, run: done, lazy: always},
+	{name: "pop", params: []Param{pNoggin, pForce, pCloseAll, hPath, hGoto}, before: popChecks, run: pop, lazy: always},
+	{name: "edit", params: []Param{pNoggin, pPath, pState, pTitle, pForce, pCloseAll, pGoto}, before: editChecks, run: edit, lazy: always},
 	{name: "show", params: []Param{pNoggin, pPath, pNoChildren, pWithSiblings, pWithDescendants, pWithAll, pWithNotes}, run: show, lazy: showsFew},
-	{name: "note", params: []Param{pNoggin, pPath, pText, pGoto}, run: note},
-	{name: "delete", params: []Param{pNoggin, pPath, pRecursive, hGoto}, before: deleteChecks, run: deleteVerb},
-	{name: "where", params: []Param{pNoggin}, run: where},
+	{name: "note", params: []Param{pNoggin, pPath, pText, pGoto}, run: note, lazy: always},
+	{name: "delete", params: []Param{pNoggin, pPath, pRecursive, hGoto}, before: deleteChecks, run: deleteVerb, lazy: always},
+	{name: "where", params: []Param{pNoggin}, run: where, lazy: always},
 	{name: "copy", params: []Param{pFrom, pTo}, before: copyChecks, global: copyVerb},
 	{name: "providers", params: []Param{}, global: providers},
 	{name: "find", params: []Param{pNoggin, pQuery, pOpen, pDone, pUnder, pLimit}, before: findChecks, run: findVerb},
@@ -447,6 +447,11 @@ func edit(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) 
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// always: the verb reads, changes and shows few items (the target, its
+// ancestors and their rows, the items it closes or moves), decoding each
+// as it reads it (see noggin.Undecoded).
+func always(*Request) bool { return true }
 
 // showsFew: a show without goto (a read only) and without every
 // descendant shows the target's ancestors and their rows (Engine.Show).

@@ -202,6 +202,9 @@ func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, digest strin
 // (one-shot stores only; a long-lived one keeps their digest).
 func (s *fileStore) cachedRawLocked() []byte {
 	if s.rawDoc {
+		if decodeAll(s.doc) != nil { // a lazy read's items: the file is read again
+			return nil
+		}
 		s.raw, s.rawDoc = s.encode(s.doc), false
 	}
 	return s.raw

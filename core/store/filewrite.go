@@ -274,6 +274,9 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 			sum = &digester{}
 		}
 		if s.mapFiles {
+			if err = decodeAll(doc); err != nil { // a lazy read's items, to encode
+				break
+			}
 			err = codec.WriteYAML(io.MultiWriter(f, sum), doc)
 		} else {
 			err = s.items.WriteYAML(io.MultiWriter(f, sum), doc, nil, nil)

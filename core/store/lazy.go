@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
@@ -17,19 +18,19 @@ type LazyLoader interface {
 	LoadLazy(ctx context.Context) (*noggin.Document, error)
 }
 
-// LoadLazy is Load for a show (noggin.Undecoded). A one-shot store reads a
-// file that this build wrote — its length and CRC-32 are those of the
-// journal's last after — for its items' keys and parent keys only, and
-// the engine decodes the few items it shows. A show of a 10k-item noggin
-// then decodes a dozen items instead of 10,000. Any other file, and any
-// other store, is read whole, as Load does. The lazy document is not
-// cached (a write reads the file again), and its mapping stays until the
-// process ends, as a one-shot store's mappings do.
+// LoadLazy is Load for a verb that reads few of the noggin's items
+// (noggin.Undecoded). A one-shot store reads a file that this build wrote
+// — its length and CRC-32 are those of the journal's last after — for its
+// items' keys and parent keys only, and the engine decodes the few items
+// the verb reads, changes or shows: a push on a 10k-item noggin decodes a
+// dozen items instead of 10,000, and its write copies the others' bytes.
+// Any other file, and any other store, is read whole, as Load does. The
+// mapping stays until the process ends, as a one-shot store's mappings do.
 //
 // The CRC-32 is the cheaper half of the digest, as in the long-lived
 // store's check: an edit that keeps the length and the CRC-32 (odds of 1
-// in 2^32) would be shown as it reads in this encoder's layout, and never
-// written back from here.
+// in 2^32) would be read in this encoder's layout. A write checks the
+// whole digest before it keeps any copied byte (see Update).
 func (s *fileStore) LoadLazy(ctx context.Context) (*noggin.Document, error) {
 	if !s.mapFiles || s.jsonFile {
 		return s.Load(ctx)
@@ -40,33 +41,51 @@ func (s *fileStore) LoadLazy(ctx context.Context) (*noggin.Document, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.loaded {
-		if doc := s.lazyLocked(); doc != nil {
-			return doc, nil
+		now := time.Now()
+		if st, err := s.stat(); err == nil {
+			if doc, raw, src := s.lazyLocked(); doc != nil {
+				s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
+				s.digest, s.src, s.mapped = "", src, true
+				return doc, nil
+			}
 		}
 	}
 	return s.refreshLocked(true)
 }
 
-// lazyLocked reads the file lazily if this build wrote it (nil if not).
-func (s *fileStore) lazyLocked() *noggin.Document {
+// lazyLocked reads the file lazily if this build wrote it (nil if not),
+// returning its mapping and the Source of its items too.
+func (s *fileStore) lazyLocked() (*noggin.Document, []byte, *codec.Source) {
 	n, sum, ok := lengthAndCRC32(journalLastAfter(s.fsy, s.name+historySuffix))
 	if !ok || n == 0 {
-		return nil
+		return nil, nil, nil
 	}
 	raw, mapped, err := s.read(true)
 	if err != nil || !mapped {
-		return nil
+		return nil, nil, nil
 	}
 	var doc *noggin.Document
+	var src *codec.Source
 	if int64(len(raw)) == n && guard(func() {
 		if crc32Dropping(raw) == sum {
-			doc, ok = codec.DecodeYAMLLazy(raw, func(from, to int) { dropPages(raw[from:to]) }, guard, s.changedError())
+			doc, src, ok = codec.DecodeYAMLLazy(raw, func(from, to int) { dropPages(raw[from:to]) }, guard, s.changedError())
 		}
 	}) && doc != nil && ok {
 		// No CheckKeys: this build checked the keys before it wrote them.
-		return doc
+		return doc, raw, src
 	}
 	unmapFile(raw)
+	return nil, nil, nil
+}
+
+// decodeAll decodes every item of doc that a lazy read left undecoded,
+// for a write that encodes them all.
+func decodeAll(doc *noggin.Document) error {
+	for _, it := range doc.Items {
+		if err := it.Decode(); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
