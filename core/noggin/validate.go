@@ -57,6 +57,13 @@ func Validate(doc *Document) error {
 	return nil
 }
 
+// AssumeValid records doc as valid without checking it, as Validate would
+// after checking it: Apply then checks only what later ops touch. It is
+// for a document read back from a file that this build validated and
+// wrote (a store knows it from the file's digest; see noggin.Undecoded),
+// whose checking would cost as much as reading it whole.
+func AssumeValid(doc *Document) { doc.memo.valid.Store(doc) }
+
 // CheckKeys is the part of Validate that loading applies too: every item
 // has a key and no two share one. A document that breaks it cannot be
 // rendered consistently (paths and keys would name different items), so

@@ -75,6 +75,9 @@ type fileStore struct {
 	// rawDoc: raw is not kept; the file holds exactly encode(doc) (this
 	// store wrote it), which cachedRawLocked rebuilds when it is needed.
 	rawDoc bool
+	// lazy: doc comes from a lazy read (LoadLazy), or a write on one; it
+	// is not indexed whole (its verb looks up a few items).
+	lazy bool
 	st     stamp
 	// digest is the history's digest (current scheme) of the file as doc
 	// was read from or written as: always known in a long-lived store; ""
@@ -160,6 +163,7 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	}
 	s.failErr = nil
 	s.held.release() // the file changed: what this store wrote is gone
+	s.lazy = false
 	s.replaceLocked(f.doc, f.raw, f.digest, st, now)
 	s.src, s.mapped = f.src, f.mapped
 	return f.doc, nil
@@ -187,8 +191,11 @@ func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, digest strin
 	// Index the document now (reusing the key map CheckKeys built): verbs
 	// find items and paths in O(1), and a write derives its result's
 	// index from this one (see noggin.Index). A CLI push on 100k items
-	// takes 192 ms instead of 212 ms.
-	noggin.Index(doc)
+	// takes 192 ms instead of 212 ms. A lazy read's document is not
+	// indexed: its one verb looks up a few items (linear scans).
+	if !s.lazy {
+		noggin.Index(doc)
+	}
 	if !had || !s.hub.active() {
 		return
 	}

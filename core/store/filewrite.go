@@ -87,7 +87,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		}
 	}
 	s.mu.Lock()
-	fresh, loaded, src, digest := s.doc, s.loaded, s.src, s.digest
+	fresh, loaded, src, digest, lazy := s.doc, s.loaded, s.src, s.digest, s.lazy
 	var raw []byte
 	if loaded && s.mapFiles {
 		raw = s.cachedRawLocked()
@@ -120,6 +120,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		if err != nil {
 			return nil, err
 		}
+		lazy = false
 		raw, rawMapped, fresh, src = f.raw, f.mapped, f.doc, f.src
 		digest = f.digest // of raw in a one-shot store: worked out by replaceLocked
 	}
@@ -137,6 +138,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	}
 	if len(ops) == 0 {
 		s.mu.Lock()
+		s.lazy = lazy
 		s.replaceLocked(fresh, raw, digest, st, time.Now())
 		s.mu.Unlock()
 		return fresh, nil
@@ -199,6 +201,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	st, _ = s.stat()
 	s.mu.Lock()
 	s.failErr = nil
+	s.lazy = lazy
 	s.replaceLocked(next, nil, after, st, time.Now())
 	s.rawDoc = s.mapFiles // the file is encode(next), rebuilt on demand
 	s.mu.Unlock()

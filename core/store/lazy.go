@@ -44,8 +44,10 @@ func (s *fileStore) LoadLazy(ctx context.Context) (*noggin.Document, error) {
 		now := time.Now()
 		if st, err := s.stat(); err == nil {
 			if doc, raw, src := s.lazyLocked(); doc != nil {
+				// This build validated the file before it wrote it.
+				noggin.AssumeValid(doc)
 				s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
-				s.digest, s.src, s.mapped = "", src, true
+				s.digest, s.src, s.mapped, s.lazy = "", src, true, true
 				return doc, nil
 			}
 		}
