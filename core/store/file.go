@@ -78,7 +78,7 @@ type fileStore struct {
 	// lazy: doc comes from a lazy read (LoadLazy), or a write on one; it
 	// is not indexed whole (its verb looks up a few items).
 	lazy bool
-	st     stamp
+	st   stamp
 	// digest is the history's digest (current scheme) of the file as doc
 	// was read from or written as: always known in a long-lived store; ""
 	// until worked out in a one-shot one.
