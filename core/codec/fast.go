@@ -53,6 +53,9 @@ type fastParser struct {
 	// starts.
 	release  func(from, to int)
 	released int
+	// step is releaseStep of the whole input (the halves of a large
+	// items list read less of it each).
+	step int
 	// lazy, when non-nil, makes the items list a lazy read's (see
 	// DecodeYAMLLazy).
 	lazy *lazySource
@@ -186,7 +189,7 @@ func decodeFastReleasing(data []byte, splitMin int, spans *spanList, release fun
 		}
 	}()
 	p := &fastParser{ //nolint:gosec // data is never modified while the document lives (a read-only mapping or a buffer owned by the store)
-		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin, spans: spans, release: release}
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin, spans: spans, release: release, step: releaseStep(len(data))}
 	return p.document(), true
 }
 
@@ -361,7 +364,7 @@ func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
 		fault any // a panic of the second half, rethrown here
 	}
 	done := make(chan half, 1)
-	q := &fastParser{s: p.s, pos: split, chunk: p.chunk, splitMin: p.splitMin, release: p.release, released: split}
+	q := &fastParser{s: p.s, pos: split, chunk: p.chunk, splitMin: p.splitMin, release: p.release, released: split, step: p.step}
 	if p.spans != nil {
 		q.spans = &spanList{}
 	}
@@ -484,14 +487,16 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 	return collect()
 }
 
-// releaseStep is how far a reader (or a write copying from a Source) gets
-// past the last stretch it released before it releases the next one.
-const releaseStep = 1 << 20
+// releaseStep is how far a reader of n bytes (or a write copying from a
+// Source of n bytes) gets past the last stretch it released before it
+// releases the next one: a sixteenth of the input, between 64 kB and
+// 1 MB, so that at most that much of a file it passed stays in memory.
+func releaseStep(n int) int { return min(max(n/16, 64<<10), 1<<20) }
 
 // releaseBehind releases what the reader has passed, once that is
 // releaseStep or more.
 func (p *fastParser) releaseBehind() {
-	if p.release != nil && p.pos-p.released >= releaseStep {
+	if p.release != nil && p.pos-p.released >= p.step {
 		p.release(p.released, p.pos)
 		p.released = p.pos
 	}

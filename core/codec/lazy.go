@@ -58,7 +58,7 @@ func decodeLazySpans(data []byte, splitMin int, spans *spanList, release func(fr
 		}
 	}()
 	p := &fastParser{ //nolint:gosec // data does not change while the document lives (see above)
-		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: 64 << 10, splitMin: splitMin, spans: spans, release: release,
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: 64 << 10, splitMin: splitMin, spans: spans, release: release, step: releaseStep(len(data)),
 		lazy: &lazySource{data: data, guard: guard, changed: changed}}
 	return p.document(), true
 }
@@ -209,7 +209,7 @@ func (p *fastParser) lazyItems() []*noggin.Item {
 		return items
 	}
 	split := p.pos + rest/2 + i + 1
-	q := &fastParser{s: s, pos: split, chunk: p.chunk, release: p.release, released: split, lazy: p.lazy}
+	q := &fastParser{s: s, pos: split, chunk: p.chunk, release: p.release, released: split, step: p.step, lazy: p.lazy}
 	if p.spans != nil {
 		q.spans = &spanList{}
 	}
@@ -302,11 +302,22 @@ func (p *fastParser) lazyItemsTo(stop int) (items []*noggin.Item, ended bool) {
 		p.pos = end
 		p.releaseBehind()
 		if end == len(s) || !strings.HasPrefix(s[end:], lazyEntry[1:]) {
+			p.releaseAll()
 			return collect(), true
 		}
 		start = end
 	}
+	p.releaseAll()
 	return collect(), false
+}
+
+// releaseAll releases all the reader has passed: a lazy read leaves
+// nothing it needs in memory (its later decodes read the file again).
+func (p *fastParser) releaseAll() {
+	if p.release != nil && p.pos > p.released {
+		p.release(p.released, p.pos)
+		p.released = p.pos
+	}
 }
 
 // listEnd is where the items list whose last entry starts at start ends:

@@ -28,9 +28,10 @@ type LazyLoader interface {
 // mapping stays until the process ends, as a one-shot store's mappings do.
 //
 // The CRC-32 is the cheaper half of the digest, as in the long-lived
-// store's check: an edit that keeps the length and the CRC-32 (odds of 1
-// in 2^32) would be read in this encoder's layout. A write checks the
-// whole digest before it keeps any copied byte (see Update).
+// store's check, which also trusts a file of the length and CRC-32 it
+// wrote: an edit that keeps both (odds of 1 in 2^32) would be read in this
+// encoder's layout, its items copied as they are by a write, and the
+// journal's last after taken as the file's digest (a write's before).
 func (s *fileStore) LoadLazy(ctx context.Context) (*noggin.Document, error) {
 	if !s.mapFiles || s.jsonFile {
 		return s.Load(ctx)
@@ -43,11 +44,11 @@ func (s *fileStore) LoadLazy(ctx context.Context) (*noggin.Document, error) {
 	if !s.loaded {
 		now := time.Now()
 		if st, err := s.stat(); err == nil {
-			if doc, raw, src := s.lazyLocked(); doc != nil {
+			if doc, raw, src, digest := s.lazyLocked(); doc != nil {
 				// This build validated the file before it wrote it.
 				noggin.AssumeValid(doc)
 				s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
-				s.digest, s.src, s.mapped, s.lazy = "", src, true, true
+				s.digest, s.src, s.mapped, s.lazy = digest, src, true, true
 				return doc, nil
 			}
 		}
@@ -56,15 +57,17 @@ func (s *fileStore) LoadLazy(ctx context.Context) (*noggin.Document, error) {
 }
 
 // lazyLocked reads the file lazily if this build wrote it (nil if not),
-// returning its mapping and the Source of its items too.
-func (s *fileStore) lazyLocked() (*noggin.Document, []byte, *codec.Source) {
-	n, sum, ok := lengthAndCRC32(journalLastAfter(s.fsy, s.name+historySuffix))
+// returning its mapping, the Source of its items and its digest (the
+// journal's last after, whose length and CRC-32 it has) too.
+func (s *fileStore) lazyLocked() (*noggin.Document, []byte, *codec.Source, string) {
+	after := journalLastAfter(s.fsy, s.name+historySuffix)
+	n, sum, ok := lengthAndCRC32(after)
 	if !ok || n == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, ""
 	}
 	raw, mapped, err := s.read(true)
 	if err != nil || !mapped {
-		return nil, nil, nil
+		return nil, nil, nil, ""
 	}
 	var doc *noggin.Document
 	var src *codec.Source
@@ -74,10 +77,10 @@ func (s *fileStore) lazyLocked() (*noggin.Document, []byte, *codec.Source) {
 		}
 	}) && doc != nil && ok {
 		// No CheckKeys: this build checked the keys before it wrote them.
-		return doc, raw, src
+		return doc, raw, src, after
 	}
 	unmapFile(raw)
-	return nil, nil, nil
+	return nil, nil, nil, ""
 }
 
 // decodeAll decodes every item of doc that a lazy read left undecoded,
