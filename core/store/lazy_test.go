@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -126,9 +127,16 @@ func appendTo(t *testing.T, p, text string) {
 }
 
 // TestLoadLazyFileChanged: a tool that ignores the lock rewrites the file
-// in place, or cuts it short, after a show read it lazily: the show fails
-// with io (the file changed while it was read), without a crash.
+// in place, or cuts it short, after a show or a push read it lazily, and
+// puts the file's times back: the verb fails, without a crash, and writes
+// nothing (a show with io: the file changed while it was read).
 func TestLoadLazyFileChanged(t *testing.T) {
+	for _, write := range []bool{false, true} {
+		t.Run(fmt.Sprint("write=", write), func(t *testing.T) { lazyFileChanged(t, write) })
+	}
+}
+
+func lazyFileChanged(t *testing.T, write bool) {
 	for _, c := range []struct {
 		name   string
 		change func(p string) error
@@ -144,6 +152,10 @@ func TestLoadLazyFileChanged(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := lazyFile(t, 2000)
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
 			s := mustOpen(t, p, Options{MapFiles: true})
 			doc := loadLazy(t, s)
 			if n := undecoded(doc); n != len(doc.Items) {
@@ -152,10 +164,24 @@ func TestLoadLazyFileChanged(t *testing.T) {
 			if err := c.change(p); err != nil {
 				t.Fatal(err)
 			}
-			_, err := noggin.NewEngine().Show(context.Background(), Pinned(s, doc), noggin.ShowOpts{Path: "/1"})
-			var e *noggin.Error
-			if !errors.As(err, &e) || e.Code != noggin.CodeIO {
-				t.Fatalf("show: %v, want an io error", err)
+			if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+			changed, _ := os.ReadFile(p)
+			e := noggin.NewEngine()
+			if write {
+				_, err = e.Push(context.Background(), Pinned(s, doc), noggin.PushOpts{Title: "x"})
+			} else {
+				_, err = e.Show(context.Background(), Pinned(s, doc), noggin.ShowOpts{Path: "/1"})
+			}
+			// A show fails with io; a write sees the file's new stamp under
+			// the lock, reads it whole and refuses it as it is now.
+			var ne *noggin.Error
+			if !errors.As(err, &ne) || (ne.Code != noggin.CodeIO && !write) {
+				t.Fatalf("%v, want an io error", err)
+			}
+			if now, _ := os.ReadFile(p); !bytes.Equal(now, changed) {
+				t.Fatal("the file was written")
 			}
 		})
 	}
