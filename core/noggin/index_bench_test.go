@@ -2,6 +2,7 @@ package noggin
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -71,4 +72,35 @@ func BenchmarkIndex(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkIndexOfKey: the linear key search of a document without a key
+// index (a lazy read's), for a key it does not have (a new item's), with
+// the last byte looked at first and with a plain comparison.
+func BenchmarkIndexOfKey(b *testing.B) {
+	items := make([]*Item, 100000)
+	for i := range items {
+		items[i] = &Item{Key: fmt.Sprintf("i-20260105-090008-%06x", i*7919%(1<<24))}
+	}
+	const key = "i-20260105-090008-zzzzzz"
+	b.Run("last-byte-first", func(b *testing.B) {
+		for b.Loop() {
+			_ = indexOfKey(items, key)
+		}
+	})
+	b.Run("plain", func(b *testing.B) {
+		for b.Loop() {
+			_ = slices.IndexFunc(items, func(it *Item) bool { return it.Key == key })
+		}
+	})
+}
+
+// TestIndexOfKey: indexOfKey finds the first item with exactly the key.
+func TestIndexOfKey(t *testing.T) {
+	items := []*Item{{Key: "ab"}, {Key: "xb"}, {Key: ""}, {Key: "b"}, {Key: "xb"}, {Key: "abc"}}
+	for key, want := range map[string]int{"ab": 0, "xb": 1, "": 2, "b": 3, "abc": 5, "zb": -1, "bc": -1, "abcd": -1} {
+		if got := indexOfKey(items, key); got != want {
+			t.Errorf("indexOfKey(%q) = %d, want %d", key, got, want)
+		}
+	}
 }

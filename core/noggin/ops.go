@@ -183,7 +183,7 @@ func (a *applier) find(key string) int {
 	if a.pos == nil {
 		a.lookups++
 		if a.lookups <= 4 {
-			return slices.IndexFunc(a.doc.Items, func(it *Item) bool { return it.Key == key })
+			return indexOfKey(a.doc.Items, key)
 		}
 		a.pos = make(map[string]int, len(a.doc.Items))
 		for i, it := range a.doc.Items {
