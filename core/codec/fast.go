@@ -107,6 +107,17 @@ type bail struct{}
 
 func giveUp() { panic(bail{}) }
 
+// onBail, deferred by an entry point of the fast reader, turns its bail
+// into *ok = false; other panics go on.
+func onBail(ok *bool) {
+	if r := recover(); r != nil {
+		if _, isBail := r.(bail); !isBail {
+			panic(r)
+		}
+		*ok = false
+	}
+}
+
 // peek returns the next line (without its '\n').
 func (p *fastParser) peek() (string, bool) {
 	if p.pos >= len(p.s) {
@@ -180,14 +191,7 @@ func decodeFastReleasing(data []byte, splitMin int, spans *spanList, release fun
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, false
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			if _, isBail := r.(bail); !isBail {
-				panic(r)
-			}
-			doc, ok = nil, false
-		}
-	}()
+	defer onBail(&ok)
 	p := &fastParser{ //nolint:gosec // data is never modified while the document lives (a read-only mapping or a buffer owned by the store)
 		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin, spans: spans, release: release, step: releaseStep(len(data))}
 	return p.document(), true
@@ -358,19 +362,35 @@ func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
 		return nil, false
 	}
 	split := p.pos + rest/2 + i + 1
-	type half struct {
-		items []*noggin.Item
-		pos   int
-		fault any // a panic of the second half, rethrown here
-	}
-	done := make(chan half, 1)
 	q := &fastParser{s: p.s, pos: split, chunk: p.chunk, splitMin: p.splitMin, release: p.release, released: split, step: p.step}
+	full := p.s
+	return p.inTwo(q, func() ([]*noggin.Item, bool) {
+		p.s, p.cachePos, p.cacheEnd = full[:split], 0, 0
+		first := p.itemsFrom(si, fi)
+		p.s, p.cachePos, p.cacheEnd = full, 0, 0
+		return first, p.pos != split // the list ended before the split
+	}, func() []*noggin.Item { return q.itemsFrom(si, fi) }), true
+}
+
+// inTwo reads the two halves of an items list at once: first here, on p,
+// returning its items and whether the list ended before the split; second
+// on another goroutine, on q (which starts at the split). It returns the
+// whole list: first's items, then second's unless first ended the list.
+//
+// The input may map a file (see DecodeYAMLSource) that another process
+// truncates: the second half faults as the caller chose for its own
+// goroutine (a panic it may recover, or a crash), and its panic is
+// rethrown here. inTwo never returns, or bails, while the second half is
+// still reading.
+func (p *fastParser) inTwo(q *fastParser, first func() (items []*noggin.Item, ended bool), second func() []*noggin.Item) []*noggin.Item {
 	if p.spans != nil {
 		q.spans = &spanList{}
 	}
-	// The input may map a file (see DecodeYAMLSource) that another process
-	// truncates: the second half faults as the caller chose for its own
-	// goroutine (a panic it may recover, or a crash).
+	type half struct {
+		items []*noggin.Item
+		fault any // a panic of the second half, rethrown here
+	}
+	done := make(chan half, 1)
 	onFault := debug.SetPanicOnFault(true)
 	debug.SetPanicOnFault(onFault)
 	go func() {
@@ -380,33 +400,29 @@ func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
 			done <- h
 		}()
 		debug.SetPanicOnFault(onFault)
-		h.items = q.itemsFrom(si, fi)
-		h.pos = q.pos
+		h.items = second()
 	}()
-	var second half
+	var h half
 	waited := false
 	wait := func() {
 		if !waited {
-			second, waited = <-done, true
+			h, waited = <-done, true
 		}
 	}
 	defer wait() // never leave the second half reading after a bail
-	full := p.s
-	p.s, p.cachePos, p.cacheEnd = full[:split], 0, 0
-	first := p.itemsFrom(si, fi)
-	p.s, p.cachePos, p.cacheEnd = full, 0, 0
-	if p.pos != split { // the list ended before the split: it is all here
-		return first, true
+	items, ended := first()
+	if ended {
+		return items
 	}
 	wait()
-	if second.fault != nil {
-		panic(second.fault)
+	if h.fault != nil {
+		panic(h.fault)
 	}
-	p.pos = second.pos
+	p.pos = q.pos
 	if p.spans != nil {
 		p.spans.addList(q.spans)
 	}
-	return append(first[:len(first):len(first)], second.items...), true
+	return append(items[:len(items):len(items)], h.items...)
 }
 
 // itemsFrom reads the entries of an items list whose entries are at
@@ -436,17 +452,7 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 	// its exact size (a fresh process pays for every page it touches).
 	collect := func() []*noggin.Item {
 		finish()
-		n := len(slab)
-		for _, sl := range full {
-			n += len(sl)
-		}
-		items := make([]*noggin.Item, 0, n)
-		for _, sl := range append(full, slab) {
-			for i := range sl {
-				items = append(items, &sl[i])
-			}
-		}
-		return items
+		return pointers(full, slab)
 	}
 	for {
 		p.skipIgnorable()
@@ -485,6 +491,22 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 		}
 	}
 	return collect()
+}
+
+// pointers lists the items of the slabs full, then slab, in order, in a
+// slice of its exact size.
+func pointers(full [][]noggin.Item, slab []noggin.Item) []*noggin.Item {
+	n := len(slab)
+	for _, sl := range full {
+		n += len(sl)
+	}
+	items := make([]*noggin.Item, 0, n)
+	for _, sl := range append(full, slab) {
+		for i := range sl {
+			items = append(items, &sl[i])
+		}
+	}
+	return items
 }
 
 // releaseStep is how far a reader of n bytes (or a write copying from a

@@ -6,7 +6,6 @@ package codec
 // shows instead of all of them.
 
 import (
-	"runtime/debug"
 	"strings"
 	"unsafe"
 
@@ -49,14 +48,7 @@ func decodeLazySpans(data []byte, splitMin int, spans *spanList, release func(fr
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, false
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			if _, isBail := r.(bail); !isBail {
-				panic(r)
-			}
-			doc, ok = nil, false
-		}
-	}()
+	defer onBail(&ok)
 	p := &fastParser{ //nolint:gosec // data does not change while the document lives (see above)
 		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: 64 << 10, splitMin: splitMin, spans: spans, release: release, step: releaseStep(len(data)),
 		lazy: &lazySource{data: data, guard: guard, changed: changed}}
@@ -92,7 +84,7 @@ func (b *lazyItem) Decode(it *noggin.Item) error {
 // data: with the fast reader, or else the general parser (nil if neither
 // reads it).
 func decodeEntry(data []byte, start int) *noggin.Item {
-	if it := decodeEntryFast(data, start); it != nil {
+	if it, ok := decodeEntryFast(data, start); ok {
 		return it
 	}
 	text := append([]byte("schemaVersion: 1\nactive: null\nitems:\n"), data[start:]...)
@@ -104,22 +96,15 @@ func decodeEntry(data []byte, start int) *noggin.Item {
 }
 
 // decodeEntryFast is decodeEntry with the fast reader only.
-func decodeEntryFast(data []byte, start int) (it *noggin.Item) {
+func decodeEntryFast(data []byte, start int) (it *noggin.Item, ok bool) {
+	defer onBail(&ok)
 	p := &fastParser{ //nolint:gosec // read here only
 		s: unsafe.String(unsafe.SliceData(data), len(data)), pos: start, chunk: len(data) - start + 16}
-	defer func() {
-		if r := recover(); r != nil {
-			if _, isBail := r.(bail); !isBail {
-				panic(r)
-			}
-			it = nil
-		}
-	}()
 	items := p.itemsFrom(2, 4)
 	if len(items) != 1 || p.pos < len(data) {
-		return nil
+		return nil, false
 	}
-	return items[0]
+	return items[0], true
 }
 
 // entryKeysAsWritten is entryKeys for an entry as this encoder writes a
@@ -210,46 +195,8 @@ func (p *fastParser) lazyItems() []*noggin.Item {
 	}
 	split := p.pos + rest/2 + i + 1
 	q := &fastParser{s: s, pos: split, chunk: p.chunk, release: p.release, released: split, step: p.step, lazy: p.lazy}
-	if p.spans != nil {
-		q.spans = &spanList{}
-	}
-	type half struct {
-		items []*noggin.Item
-		pos   int
-		fault any // a panic of the second half, rethrown here
-	}
-	done := make(chan half, 1)
-	onFault := debug.SetPanicOnFault(true)
-	debug.SetPanicOnFault(onFault)
-	go func() {
-		var h half
-		defer func() {
-			h.fault = recover()
-			done <- h
-		}()
-		debug.SetPanicOnFault(onFault)
-		h.items, _ = q.lazyItemsTo(len(s))
-		h.pos = q.pos
-	}()
-	second := half{pos: -1}
-	defer func() { // never leave the second half reading after a bail
-		if second.pos < 0 {
-			<-done
-		}
-	}()
-	first, ended := p.lazyItemsTo(split)
-	if ended { // the list ended before the split: it is all here
-		return first
-	}
-	second = <-done
-	if second.fault != nil {
-		panic(second.fault)
-	}
-	p.pos = second.pos
-	if p.spans != nil {
-		p.spans.addList(q.spans)
-	}
-	return append(first[:len(first):len(first)], second.items...)
+	return p.inTwo(q, func() ([]*noggin.Item, bool) { return p.lazyItemsTo(split) },
+		func() []*noggin.Item { items, _ := q.lazyItemsTo(len(s)); return items })
 }
 
 // lazyItemsTo reads entries from p.pos up to stop (an entry line, or the
@@ -261,19 +208,7 @@ func (p *fastParser) lazyItemsTo(stop int) (items []*noggin.Item, ended bool) {
 	var slab []noggin.Item
 	var bodies []lazyItem
 	var full [][]noggin.Item // the slabs before slab
-	collect := func() []*noggin.Item {
-		n := len(slab)
-		for _, sl := range full {
-			n += len(sl)
-		}
-		items := make([]*noggin.Item, 0, n)
-		for _, sl := range append(full, slab) {
-			for i := range sl {
-				items = append(items, &sl[i])
-			}
-		}
-		return items
-	}
+	collect := func() []*noggin.Item { return pointers(full, slab) }
 	for start := p.pos; start < stop; {
 		var end int
 		if i := strings.Index(s[start:stop], lazyEntry); i >= 0 {
