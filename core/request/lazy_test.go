@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/noggin-go/noggin/core/codec"
@@ -28,10 +29,11 @@ func (o wholeOpener) Open(ctx context.Context, location string) (noggin.Store, e
 // TestLazyVerbsAsWhole: verbs run as the CLI runs them, one one-shot store
 // per call, on a generated noggin this build wrote, read lazily (only the
 // items a verb reads are decoded, the others copied) and whole: the same
-// envelopes, files and journals, call after call.
+// envelopes, files and journals, call after call, with hostile titles and
+// notes written along the way.
 func TestLazyVerbsAsWhole(t *testing.T) {
 	for _, seed := range []int64{1, 2, 3} {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) { lazyAsWhole(t, seed, 60) })
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { lazyAsWhole(t, seed, 80) })
 	}
 }
 
@@ -83,16 +85,27 @@ func lazyAsWhole(t *testing.T, seed int64, calls int) {
 	}
 }
 
+// hostileText is text an agent may write: control characters, escapes,
+// every kind of space, YAML's words and indicators, lines that look like
+// the file's own entries, and long values.
+var hostileText = []string{
+	"plain words", "null", "true", "~", "0x1A", "1e3", "- key: x", "\n  - key: i-1", "a: b #c",
+	"'quoted'", "\"dq\"", "\ufeffbom", "next\u0085line", "tab\there", "\x1b[31mred\x1b[0m", "nul\x00",
+	"line\n  - key: fake\n    parentKey: null", "\u00a0\u2003\u3000", "trailing ", " leading",
+	strings.Repeat("long ", 400), "|\n  block", ">- folded", "* alias", "&anchor", "!tag", "{flow: map}", "[1, 2]",
+}
+
 // lazyRequest is a random call of a verb that reads lazily.
 func lazyRequest(r *rand.Rand, path func() string) *request.Request {
 	yes := request.Arg{Given: true, Value: true}
+	text := func() string { return hostileText[r.Intn(len(hostileText))] }
 	switch r.Intn(12) {
 	case 0:
-		return &request.Request{Verb: "push", Title: request.String(fmt.Sprint("pushed ", r.Intn(100)))}
+		return &request.Request{Verb: "push", Title: request.String(text())}
 	case 1:
-		return &request.Request{Verb: "add", Title: request.String("added"), Into: request.String(path())}
+		return &request.Request{Verb: "add", Title: request.String(text()), Into: request.String(path())}
 	case 2:
-		return &request.Request{Verb: "note", Positionals: []string{path(), "a", "note"}}
+		return &request.Request{Verb: "note", Path: request.String(path()), Text: request.String(text())}
 	case 3:
 		return &request.Request{Verb: "done", Positionals: []string{path()}, Force: yes}
 	case 4:
@@ -100,7 +113,7 @@ func lazyRequest(r *rand.Rand, path func() string) *request.Request {
 	case 5:
 		return &request.Request{Verb: "pop", Force: yes}
 	case 6:
-		return &request.Request{Verb: "edit", Positionals: []string{path()}, Title: request.String("renamed")}
+		return &request.Request{Verb: "edit", Positionals: []string{path()}, Title: request.String(text())}
 	case 7:
 		return &request.Request{Verb: "goto", Positionals: []string{path()}}
 	case 8:
