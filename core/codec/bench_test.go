@@ -57,6 +57,24 @@ func BenchmarkDecodeYAML(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeYAMLLazy is the lazy read of a file this encoder wrote
+// (keys and parent keys only, and the Source of a write): what a CLI verb
+// reads instead of BenchmarkDecodeYAML.
+func BenchmarkDecodeYAMLLazy(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(sizeName(n), func(b *testing.B) {
+			text := benchText(n, false)
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, ok := DecodeYAMLLazy(text, nil, noGuard, errLazyTest); !ok {
+					b.Fatal("not read lazily")
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkDecodeYAMLGeneral is the general-parser path alone, for
 // comparison (the fast reader falls back to it for unusual input).
 func BenchmarkDecodeYAMLGeneral(b *testing.B) {
