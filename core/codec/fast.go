@@ -57,8 +57,10 @@ type fastParser struct {
 	// items list read less of it each).
 	step int
 	// lazy, when non-nil, makes the items list a lazy read's (see
-	// DecodeYAMLLazy).
-	lazy *lazySource
+	// DecodeYAMLLazy); lastKey and lastParent are the keys of its entry
+	// before, which the next entry's parent key shares when it can.
+	lazy                *lazySource
+	lastKey, lastParent string
 }
 
 type bline struct {

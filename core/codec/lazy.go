@@ -133,10 +133,17 @@ func (p *fastParser) entryKeysAsWritten(it *noggin.Item, start, end int) bool {
 	}
 	p.inKey = true
 	it.Key = p.keep(key)
-	if parent != "null" {
+	switch {
+	case parent == "null":
+	case parent == p.lastParent: // a sibling of the entry before
+		it.ParentKey = p.lastParent
+	case parent == p.lastKey: // a child of the entry before
+		it.ParentKey = p.lastKey
+	default:
 		it.ParentKey = p.keep(parent)
 	}
 	p.inKey = false
+	p.lastKey, p.lastParent = it.Key, it.ParentKey
 	return true
 }
 
