@@ -318,6 +318,86 @@ func (x *index) scan(key string) {
 	}
 }
 
+// spineMin is the number of items from which a view's lookups are made by
+// spine rather than by a scan per key.
+const spineMin = 1024
+
+// spine caches what a view around the item with key reads — the item, its
+// ancestors, the children of each of them, and the roots — in about two
+// passes over the items instead of a scan for each level (a lazy read's
+// document has no index: BenchmarkSpine). Parents are usually listed
+// before their children, so each ancestor is looked for backwards from
+// its child first. Only for a document known to have unique keys (read
+// and checked, assumed valid, or made by Apply), where the item found is
+// the first with its key.
+func (x *index) spine(key string) {
+	if x.full != nil || x.d != nil || key == "" || len(x.items) < spineMin ||
+		x.doc == nil || !(x.doc.knownValid() || x.doc.keysMemo() != nil) {
+		return
+	}
+	if _, ok := x.byKey[key]; ok {
+		return
+	}
+	items := x.items
+	at := indexOfKey(items, key)
+	if at < 0 {
+		return // the scans say so
+	}
+	chain := []int{at}
+	for p := items[at].ParentKey; p != "" && len(chain) <= len(items); p = items[at].ParentKey {
+		j := lastIndexOfKey(items[:at], p)
+		if j < 0 {
+			if j = indexOfKey(items[at+1:], p); j >= 0 {
+				j += at + 1
+			}
+		}
+		if j < 0 || slices.Contains(chain, j) {
+			break // an orphan, or a cycle
+		}
+		chain = append(chain, j)
+		at = j
+	}
+	keys := make([]string, len(chain))
+	for i, c := range chain {
+		keys[i] = items[c].Key
+	}
+	rows := make([][]*Item, len(keys))
+	var roots []*Item
+	for _, it := range items {
+		p := it.ParentKey
+		if p == "" {
+			roots = append(roots, it)
+			continue
+		}
+		n, last := len(p), p[len(p)-1]
+		for k, key := range keys {
+			if len(key) == n && key[n-1] == last && key == p {
+				rows[k] = append(rows[k], it)
+				break
+			}
+		}
+	}
+	for k, key := range keys {
+		x.byKey[key] = items[chain[k]]
+		x.kids[key] = rows[k]
+	}
+	if _, ok := x.kids[""]; !ok {
+		x.kids[""] = roots
+	}
+	x.scans += 2
+}
+
+// lastIndexOfKey is indexOfKey searching from the end (-1 if absent).
+func lastIndexOfKey(items []*Item, key string) int {
+	n, last := len(key), key[len(key)-1]
+	for i := len(items) - 1; i >= 0; i-- {
+		if k := items[i].Key; len(k) == n && k[n-1] == last && k == key {
+			return i
+		}
+	}
+	return -1
+}
+
 // buildFull indexes every item and publishes the index in its document.
 func (x *index) buildFull() {
 	if x.full != nil || x.d != nil { // published, read-only: lookups are fast already

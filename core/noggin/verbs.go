@@ -15,6 +15,7 @@ type snap struct {
 
 func newSnap(doc *Document) *snap {
 	x := newIndex(doc)
+	x.spine(doc.Active)
 	return &snap{doc: doc, x: x, active: x.item(doc.Active)}
 }
 
@@ -163,6 +164,8 @@ func verbOf(pop bool) string {
 // viewOf builds the view of the item with key in doc.
 func viewOf(doc *Document, key string, o viewOpts) *View {
 	x := newIndex(doc)
+	x.spine(key)
+	x.spine(doc.Active)
 	return buildView(doc, x, x.item(key), o)
 }
 

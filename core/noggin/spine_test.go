@@ -1,0 +1,76 @@
+package noggin
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+)
+
+// spineDoc is a valid forest of n items with generated-looking keys: most
+// items under an earlier one, some (moved) under a later one.
+func spineDoc(r *rand.Rand, n int) *Document {
+	items := make([]*Item, n)
+	for i := range items {
+		items[i] = &Item{Key: fmt.Sprintf("i-20260105-090008-%06x", i*7919%(1<<24)), Title: fmt.Sprint("item ", i), Notes: []Note{}}
+	}
+	// parent[i] < i for a tree; then swap some items' places in the list,
+	// so that a parent is sometimes listed after its child.
+	for i := 1; i < n; i++ {
+		if r.Intn(8) != 0 {
+			items[i].ParentKey = items[r.Intn(i)].Key
+		}
+	}
+	for range n / 20 {
+		a, b := r.Intn(n), r.Intn(n)
+		items[a], items[b] = items[b], items[a]
+	}
+	return &Document{Items: items}
+}
+
+// TestSpineViews: views built from spine's two passes are the views the
+// full index gives, for any target and active item.
+func TestSpineViews(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	base := spineDoc(r, 3*spineMin)
+	for i := range 300 {
+		target := base.Items[r.Intn(len(base.Items))].Key
+		active := base.Items[r.Intn(len(base.Items))].Key
+		if i%3 == 0 {
+			active = target
+		}
+		lazy := &Document{Active: active, Items: base.Items}
+		if err := Validate(lazy); err != nil {
+			t.Fatal(err)
+		}
+		full := &Document{Active: active, Items: base.Items}
+		Index(full)
+		for _, o := range []viewOpts{{}, {noChildren: true}, {withSiblings: true}} {
+			got, want := viewOf(lazy, target, o), viewOf(full, target, o)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("view of %s (active %s, %+v): got %s, want %s", target, active, o, viewOutline(got), viewOutline(want))
+			}
+		}
+		if x := newIndex(lazy); x.full != nil {
+			t.Fatal("the lazy document got a full index: spine was not used")
+		}
+	}
+}
+
+// BenchmarkSpine: the view of the deepest item of a 100k-item document
+// without an index (a lazy read's), with spine's two passes and with a
+// scan per key.
+func BenchmarkSpine(b *testing.B) {
+	items, deepest := benchItems(100000)
+	for _, spine := range []bool{true, false} {
+		b.Run(fmt.Sprint("spine=", spine), func(b *testing.B) {
+			for b.Loop() {
+				doc := &Document{Active: deepest, Items: items}
+				if spine {
+					AssumeValid(doc)
+				}
+				_ = viewOf(doc, deepest, viewOpts{})
+			}
+		})
+	}
+}
