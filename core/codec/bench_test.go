@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -42,54 +43,42 @@ func benchDoc(n int, json bool) (*noggin.Document, int) {
 
 func sizeName(n int) string { return fmt.Sprintf("%dk", n/1000) }
 
-func BenchmarkDecodeYAML(b *testing.B) {
-	for _, n := range benchSizes {
+// benchDecode times decode on the generated noggins of sizes.
+func benchDecode(b *testing.B, sizes []int, decode func(text []byte) error) {
+	for _, n := range sizes {
 		b.Run(sizeName(n), func(b *testing.B) {
 			text := benchText(n, false)
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := DecodeYAML(text); err != nil {
+				if err := decode(text); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+}
+
+func BenchmarkDecodeYAML(b *testing.B) {
+	benchDecode(b, benchSizes, func(text []byte) error { _, err := DecodeYAML(text); return err })
 }
 
 // BenchmarkDecodeYAMLLazy is the lazy read of a file this encoder wrote
 // (keys and parent keys only, and the Source of a write): what a CLI verb
 // reads instead of BenchmarkDecodeYAML.
 func BenchmarkDecodeYAMLLazy(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(sizeName(n), func(b *testing.B) {
-			text := benchText(n, false)
-			b.SetBytes(int64(len(text)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, _, ok := DecodeYAMLLazy(text, nil, noGuard, errLazyTest); !ok {
-					b.Fatal("not read lazily")
-				}
-			}
-		})
-	}
+	benchDecode(b, benchSizes, func(text []byte) error {
+		if _, _, ok := DecodeYAMLLazy(text, nil, noGuard, errLazyTest); !ok {
+			return errors.New("not read lazily")
+		}
+		return nil
+	})
 }
 
 // BenchmarkDecodeYAMLGeneral is the general-parser path alone, for
 // comparison (the fast reader falls back to it for unusual input).
 func BenchmarkDecodeYAMLGeneral(b *testing.B) {
-	for _, n := range benchSizes[:2] {
-		b.Run(sizeName(n), func(b *testing.B) {
-			text := benchText(n, false)
-			b.SetBytes(int64(len(text)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := decodeYAMLSlow(text); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchDecode(b, benchSizes[:2], func(text []byte) error { _, err := decodeYAMLSlow(text); return err })
 }
 
 func BenchmarkEncodeYAML(b *testing.B) {
