@@ -2,8 +2,9 @@ package codec
 
 // The lazy read: a YAML noggin that this encoder wrote, read for its keys
 // and parent keys only. The engine decodes an item when it first reads it
-// (noggin.Undecoded), so a show of a large noggin decodes the few items it
-// shows instead of all of them.
+// (noggin.Undecoded), so a verb on a large noggin decodes the few items it
+// reads, changes or shows instead of all of them, and its write copies the
+// others' bytes.
 
 import (
 	"strings"
@@ -14,11 +15,13 @@ import (
 
 // DecodeYAMLLazy reads data, a YAML noggin that this encoder wrote, leaving
 // every item undecoded but for its key and parent key (see
-// noggin.Undecoded). The caller must know that this encoder wrote data (a
-// store knows it from the file's digest): the read relies on its layout —
-// entries at column 2 ("  - "), fields at column 4, everything else deeper
-// — and checks nothing else, so a document it reads must not be written
-// back. ok is false for data of another layout; read it with DecodeYAML.
+// noggin.Undecoded), and returning the Source a write copies the items it
+// did not change from (see WriteYAMLFrom). The caller must know that this
+// encoder wrote data (a store knows it from the file's digest): the read
+// relies on its layout — entries at column 2 ("  - "), fields at column 4,
+// everything else deeper — and checks nothing else (no key is checked for
+// duplicates). ok is false for data of another layout; read it with
+// DecodeYAML.
 //
 // The items decode from data later, so data must not change while the
 // document lives. guard runs each later decode and reports false if it

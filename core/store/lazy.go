@@ -25,7 +25,9 @@ type LazyLoader interface {
 // the verb reads, changes or shows: a push on a 10k-item noggin decodes a
 // dozen items instead of 10,000, and its write copies the others' bytes.
 // Any other file, and any other store, is read whole, as Load does. The
-// mapping stays until the process ends, as a one-shot store's mappings do.
+// lazy document becomes the store's, so that the verb's write plans on it
+// (Update), and its mapping stays until the process ends, as a one-shot
+// store's mappings do.
 //
 // The CRC-32 is the cheaper half of the digest, as in the long-lived
 // store's check, which also trusts a file of the length and CRC-32 it
