@@ -7,6 +7,7 @@ package codec
 // others' bytes.
 
 import (
+	"math"
 	"strings"
 	"unsafe"
 
@@ -20,8 +21,8 @@ import (
 // encoder wrote data (a store knows it from the file's digest): the read
 // relies on its layout — entries at column 2 ("  - "), fields at column 4,
 // everything else deeper — and checks nothing else (no key is checked for
-// duplicates). ok is false for data of another layout; read it with
-// DecodeYAML.
+// duplicates). ok is false for data of another layout, or of 4 GiB or
+// more; read it with DecodeYAML.
 //
 // The items decode from data later, so data must not change while the
 // document lives. guard runs each later decode and reports false if it
@@ -32,6 +33,9 @@ import (
 // release, when not nil, is told of stretches of data the read has passed
 // (see DecodeYAMLSource).
 func DecodeYAMLLazy(data []byte, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, src *Source, ok bool) {
+	if len(data) >= math.MaxUint32 { // the Source's spans are 32-bit
+		return nil, nil, false
+	}
 	spans := &spanList{}
 	if doc, ok = decodeLazySpans(data, parallelMin, spans, release, guard, changed); !ok {
 		return nil, nil, false
