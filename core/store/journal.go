@@ -252,6 +252,14 @@ func readJournalEnds(fsy fsys, name string) (journalEnds, error) {
 			return e, err
 		}
 	}
+	e.tail, e.whole, err = readTail(f, size, buf)
+	return e, err
+}
+
+// readTail reads the end of a journal of size bytes through buf: the
+// whole journal (whole), or its last complete lines, two at least, from
+// chunks of journalChunk bytes and then four times more.
+func readTail(f io.ReaderAt, size int64, buf []byte) (tail []byte, whole bool, err error) {
 	for chunk := int64(journalChunk); ; chunk *= 4 {
 		off := max(0, size-chunk)
 		if int64(len(buf)) < size-off {
@@ -259,19 +267,17 @@ func readJournalEnds(fsy fsys, name string) (journalEnds, error) {
 		}
 		n, err := f.ReadAt(buf[:size-off], off)
 		if err != nil && err != io.EOF {
-			return e, err
+			return nil, false, err
 		}
 		t := buf[:n]
 		if off == 0 {
-			e.tail, e.whole = t, true
-			return e, nil
+			return t, true, nil
 		}
 		// Drop the line the chunk starts inside; keep it if two lines remain.
 		if i := bytes.IndexByte(t, '\n'); i >= 0 {
 			body := t[i+1:]
 			if bytes.IndexByte(bytes.TrimRight(body, "\n"), '\n') >= 0 {
-				e.tail = body
-				return e, nil
+				return body, false, nil
 			}
 		}
 	}

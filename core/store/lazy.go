@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"io"
 	"time"
 
@@ -116,28 +115,9 @@ func journalLastAfter(fsy fsys, name string) string {
 	if err != nil {
 		return ""
 	}
-	buf := make([]byte, 4<<10)
-	for chunk := int64(len(buf)); ; chunk *= 4 {
-		off := max(0, size-chunk)
-		if int64(cap(buf)) < size-off {
-			buf = make([]byte, size-off)
-		}
-		t := buf[:size-off]
-		if _, err := f.ReadAt(t, off); err != nil && !errors.Is(err, io.EOF) {
-			return ""
-		}
-		// The last line, if it starts inside t (after a '\n', or at 0).
-		body := t
-		for len(body) > 0 && body[len(body)-1] == '\n' {
-			body = body[:len(body)-1]
-		}
-		for i := len(body) - 1; i >= 0; i-- {
-			if body[i] == '\n' {
-				return lastAfter(t[i+1:])
-			}
-		}
-		if off == 0 {
-			return lastAfter(t)
-		}
+	tail, _, err := readTail(f, size, make([]byte, journalChunk))
+	if err != nil {
+		return ""
 	}
+	return lastAfter(tail)
 }
