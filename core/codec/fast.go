@@ -53,7 +53,7 @@ type fastParser struct {
 	// starts.
 	release  func(from, to int)
 	released int
-	// step is releaseStep of the whole input (the halves of a large
+	// step is ReleaseStep of the whole input (the halves of a large
 	// items list read less of it each).
 	step int
 	// lazy, when non-nil, makes the items list a lazy read's (see
@@ -195,7 +195,7 @@ func decodeFastReleasing(data []byte, splitMin int, spans *spanList, release fun
 	}
 	defer onBail(&ok)
 	p := &fastParser{ //nolint:gosec // data is never modified while the document lives (a read-only mapping or a buffer owned by the store)
-		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin, spans: spans, release: release, step: releaseStep(len(data))}
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin, spans: spans, release: release, step: ReleaseStep(len(data))}
 	return p.document(), true
 }
 
@@ -354,16 +354,10 @@ const parallelMin = 1 << 20
 // small or has no such line; when the items end before the split, the
 // first half is the whole list.
 func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
-	rest := len(p.s) - p.pos
-	if rest < p.splitMin {
+	split := p.splitPoint("\n" + strings.Repeat(" ", si) + "- ")
+	if split < 0 {
 		return nil, false
 	}
-	entry := "\n" + strings.Repeat(" ", si) + "- "
-	i := strings.Index(p.s[p.pos+rest/2:], entry)
-	if i < 0 {
-		return nil, false
-	}
-	split := p.pos + rest/2 + i + 1
 	q := &fastParser{s: p.s, pos: split, chunk: p.chunk, splitMin: p.splitMin, release: p.release, released: split, step: p.step}
 	full := p.s
 	return p.inTwo(q, func() ([]*noggin.Item, bool) {
@@ -372,6 +366,21 @@ func (p *fastParser) itemsInTwo(si, fi int) (items []*noggin.Item, ok bool) {
 		p.s, p.cachePos, p.cacheEnd = full, 0, 0
 		return first, p.pos != split // the list ended before the split
 	}, func() []*noggin.Item { return q.itemsFrom(si, fi) }), true
+}
+
+// splitPoint is where a large items list (the rest of the input from p.pos,
+// splitMin bytes or more) is split in two: the first entry line past its
+// middle (entry is "\n" and the line's start); -1 for no split.
+func (p *fastParser) splitPoint(entry string) int {
+	rest := len(p.s) - p.pos
+	if rest < p.splitMin {
+		return -1
+	}
+	i := strings.Index(p.s[p.pos+rest/2:], entry)
+	if i < 0 {
+		return -1
+	}
+	return p.pos + rest/2 + i + 1
 }
 
 // inTwo reads the two halves of an items list at once: first here, on p,
@@ -511,14 +520,15 @@ func pointers(full [][]noggin.Item, slab []noggin.Item) []*noggin.Item {
 	return items
 }
 
-// releaseStep is how far a reader of n bytes (or a write copying from a
-// Source of n bytes) gets past the last stretch it released before it
-// releases the next one: a sixteenth of the input, between 64 kB and
-// 1 MB, so that at most that much of a file it passed stays in memory.
-func releaseStep(n int) int { return min(max(n/16, 64<<10), 1<<20) }
+// ReleaseStep is how far a pass over a mapped file of n bytes (a reader, a
+// write copying from a Source, a store's digest) gets past the last
+// stretch it released before it releases the next one: a sixteenth of the
+// file, between 64 kB and 1 MB, so that at most that much of a file it
+// passed stays in memory.
+func ReleaseStep(n int) int { return min(max(n/16, 64<<10), 1<<20) }
 
 // releaseBehind releases what the reader has passed, once that is
-// releaseStep or more.
+// ReleaseStep or more.
 func (p *fastParser) releaseBehind() {
 	if p.release != nil && p.pos-p.released >= p.step {
 		p.release(p.released, p.pos)

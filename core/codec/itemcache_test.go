@@ -144,7 +144,7 @@ func TestItemCacheReleases(t *testing.T) {
 			t.Fatalf("releases out of order: %v", r.got)
 		}
 	}
-	if n := r.covered(t); n < last.Len()-2*releaseStep(last.Len()) {
+	if n := r.covered(t); n < last.Len()-2*ReleaseStep(last.Len()) {
 		t.Fatalf("released %d of %d bytes", n, last.Len())
 	}
 }

@@ -57,7 +57,7 @@ func decodeLazySpans(data []byte, splitMin int, spans *spanList, release func(fr
 	}
 	defer onBail(&ok)
 	p := &fastParser{ //nolint:gosec // data does not change while the document lives (see above)
-		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: 64 << 10, splitMin: splitMin, spans: spans, release: release, step: releaseStep(len(data)),
+		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: 64 << 10, splitMin: splitMin, spans: spans, release: release, step: ReleaseStep(len(data)),
 		lazy: &lazySource{data: data, guard: guard, changed: changed}}
 	return p.document(), true
 }
@@ -198,16 +198,11 @@ func (p *fastParser) lazyItems() []*noggin.Item {
 	if !strings.HasPrefix(s[p.pos:], lazyEntry[1:]) {
 		giveUp()
 	}
-	rest := len(s) - p.pos
-	i := -1
-	if rest >= p.splitMin {
-		i = strings.Index(s[p.pos+rest/2:], lazyEntry)
-	}
-	if i < 0 {
+	split := p.splitPoint(lazyEntry)
+	if split < 0 {
 		items, _ := p.lazyItemsTo(len(s))
 		return items
 	}
-	split := p.pos + rest/2 + i + 1
 	q := &fastParser{s: s, pos: split, chunk: p.chunk, release: p.release, released: split, step: p.step, lazy: p.lazy}
 	return p.inTwo(q, func() ([]*noggin.Item, bool) { return p.lazyItemsTo(split) },
 		func() []*noggin.Item { items, _ := q.lazyItemsTo(len(s)); return items })

@@ -127,7 +127,7 @@ func (s *Source) append(b []byte, it *noggin.Item) []byte {
 	s.next = i + 1
 	sp := s.spans.at(i)
 	b = append(b, s.raw[sp.start:sp.end]...)
-	if s.release != nil && int(sp.end)-s.released >= releaseStep(len(s.raw)) {
+	if s.release != nil && int(sp.end)-s.released >= ReleaseStep(len(s.raw)) {
 		s.release(s.released, int(sp.end))
 		s.released = int(sp.end)
 	}

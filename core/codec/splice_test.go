@@ -198,7 +198,7 @@ func (r *releases) release(from, to int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.got = append(r.got, [2]int{from, to})
-	if from < 0 || to > len(r.data) || to-from < releaseStep(len(r.data)) {
+	if from < 0 || to > len(r.data) || to-from < ReleaseStep(len(r.data)) {
 		panic(fmt.Sprintf("released [%d, %d) of %d bytes", from, to, len(r.data)))
 	}
 	if r.scribble {
@@ -244,7 +244,7 @@ func TestReleaseBehind(t *testing.T) {
 	if !noggin.Equal(doc, want) {
 		t.Fatal("the document read while releasing differs")
 	}
-	if n := read.covered(t); n < len(text)-3*releaseStep(len(text)) {
+	if n := read.covered(t); n < len(text)-3*ReleaseStep(len(text)) {
 		t.Fatalf("the reader released %d of %d bytes", n, len(text))
 	}
 
@@ -258,7 +258,7 @@ func TestReleaseBehind(t *testing.T) {
 			t.Fatalf("write releases out of order: %v", wrote.got)
 		}
 	}
-	if n := wrote.covered(t); n < len(text)-2*releaseStep(len(text)) {
+	if n := wrote.covered(t); n < len(text)-2*ReleaseStep(len(text)) {
 		t.Fatalf("the write released %d of %d bytes", n, len(text))
 	}
 }

@@ -107,15 +107,10 @@ func digestLike(b []byte, like string, done func([]byte)) string {
 	return d.String()
 }
 
-// dropStep is how much of a mapped file of n bytes a pass over it reads
-// before it drops what it has read (see dropPages): a sixteenth of the
-// file, between 64 kB and 1 MB.
-func dropStep(n int) int { return min(max(n/16, 64<<10), 1<<20) }
-
-// inSteps writes b to w dropStep bytes at a time, and gives each step to
-// done (when not nil) once it is written.
+// inSteps writes b to w codec.ReleaseStep bytes at a time, and gives each
+// step to done (when not nil) once it is written (see dropPages).
 func inSteps(w io.Writer, b []byte, done func([]byte)) {
-	step := dropStep(len(b))
+	step := codec.ReleaseStep(len(b))
 	for len(b) > 0 {
 		n := min(len(b), step)
 		_, _ = w.Write(b[:n])
