@@ -17,15 +17,15 @@ import (
 
 // benchFile writes a generated document of n items to a fresh file whose
 // mtime is an hour old (so a warm store trusts its stat).
-func benchFile(b *testing.B, n int) string {
-	b.Helper()
-	p := filepath.Join(b.TempDir(), "bench.yaml")
+func benchFile(tb testing.TB, n int) string {
+	tb.Helper()
+	p := filepath.Join(tb.TempDir(), "bench.yaml")
 	if err := os.WriteFile(p, codec.EncodeYAML(sampledoc.Doc(n, 1)), 0o666); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	old := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(p, old, old); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return p
 }

@@ -6,23 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
-	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
-// lazyFile writes a generated noggin of n items through a one-shot store,
-// so that its journal's last after is the file's digest.
+// lazyFile writes a generated noggin of n items (benchFile), then writes
+// it again through a one-shot store, so that its journal's last after is
+// the file's digest.
 func lazyFile(t *testing.T, n int) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "n.yaml")
-	if err := os.WriteFile(p, codec.EncodeYAML(sampledoc.Doc(n, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := benchFile(t, n)
 	mustAdd(t, mustOpen(t, p, Options{MapFiles: true}), "lazy-probe")
 	return p
 }
