@@ -78,59 +78,55 @@ func runCases(t *testing.T, cases []vcase) {
 // lazy read left undecoded (see memStore.lazy): the engine must decode
 // every item it reads, so both give the same results.
 func runCase(t *testing.T, tc vcase, lazy bool) {
-	{
-		{
-			start, initial := tree(tc.start), tree(tc.start)
-			if tc.prep != nil {
-				tc.prep(start)
-				tc.prep(initial)
-			}
-			s := newMem(initial)
-			s.lazy = lazy
-			defer func() {
-				if s.lazyErr != nil {
-					t.Error(s.lazyErr)
-				}
-			}()
-			res, err := tc.do(s)
-			if tc.err != nil {
-				wantErr(t, err, tc.err.Code, tc.err.ExitCode, tc.err.Message, tc.err.Data...)
-				if s.writes != 0 || !Equal(s.doc, start) {
-					t.Errorf("failed call wrote (%d writes)", s.writes)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("unexpected error: %v", err)
-			}
-			switch {
-			case tc.noWrite && s.writes != 0:
-				t.Errorf("writes = %d, want none", s.writes)
-			case !tc.noWrite && s.writes != 1:
-				t.Errorf("writes = %d, want 1", s.writes)
-			}
-			want := tc.tree
-			switch want {
-			case "":
-				want = titlesOf(start)
-			case "(empty)":
-				want = ""
-			}
-			if got := titlesOf(s.doc); got != want {
-				t.Errorf("tree =\n%s\nwant\n%s", got, want)
-			}
-			if tc.out != "" {
-				if got := render(res); got != tc.out {
-					t.Errorf("result =\n%s\nwant\n%s", got, tc.out)
-				}
-			}
-			if err := Validate(s.doc); err != nil && Validate(start) == nil {
-				t.Errorf("document invalid after call: %v", err)
-			}
-			if tc.check != nil {
-				tc.check(t, s, res)
-			}
+	start, initial := tree(tc.start), tree(tc.start)
+	if tc.prep != nil {
+		tc.prep(start)
+		tc.prep(initial)
+	}
+	s := newMem(initial)
+	s.lazy = lazy
+	defer func() {
+		if s.lazyErr != nil {
+			t.Error(s.lazyErr)
 		}
+	}()
+	res, err := tc.do(s)
+	if tc.err != nil {
+		wantErr(t, err, tc.err.Code, tc.err.ExitCode, tc.err.Message, tc.err.Data...)
+		if s.writes != 0 || !Equal(s.doc, start) {
+			t.Errorf("failed call wrote (%d writes)", s.writes)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("unexpected error: %v", err)
+	}
+	switch {
+	case tc.noWrite && s.writes != 0:
+		t.Errorf("writes = %d, want none", s.writes)
+	case !tc.noWrite && s.writes != 1:
+		t.Errorf("writes = %d, want 1", s.writes)
+	}
+	want := tc.tree
+	switch want {
+	case "":
+		want = titlesOf(start)
+	case "(empty)":
+		want = ""
+	}
+	if got := titlesOf(s.doc); got != want {
+		t.Errorf("tree =\n%s\nwant\n%s", got, want)
+	}
+	if tc.out != "" {
+		if got := render(res); got != tc.out {
+			t.Errorf("result =\n%s\nwant\n%s", got, tc.out)
+		}
+	}
+	if err := Validate(s.doc); err != nil && Validate(start) == nil {
+		t.Errorf("document invalid after call: %v", err)
+	}
+	if tc.check != nil {
+		tc.check(t, s, res)
 	}
 }
 
