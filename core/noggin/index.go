@@ -120,13 +120,17 @@ func Index(doc *Document) {
 }
 
 // IndexOf returns the index in doc.Items of the first item with key, or
-// -1: O(1) on an indexed document (see Index), a scan otherwise.
+// -1: O(1) on an indexed document (see Index), a scan otherwise (of the
+// key prints, on a large document).
 func IndexOf(doc *Document, key string) int {
 	if x := doc.cached(); x != nil {
 		i := x.flat(key)
 		if i < 0 || i < len(doc.Items) && doc.Items[i].Key == key {
 			return i
 		}
+	}
+	if kp := doc.prints(); kp != nil {
+		return kp.first(doc.Items, key, 0)
 	}
 	return indexOfKey(doc.Items, key)
 }
@@ -229,6 +233,10 @@ type memo struct {
 	valid atomic.Value
 	// keys holds the *keyMemo CheckKeys built.
 	keys atomic.Value
+	// prints holds the document's *keyPrints, built once printAsks
+	// counts a second scan for a key (see prints).
+	prints    atomic.Value
+	printAsks int32
 }
 
 // knownValid reports whether Apply validated doc itself.
@@ -339,17 +347,19 @@ func (x *index) spine(key string) {
 		return
 	}
 	items := x.items
-	at := indexOfKey(items, key)
+	var kp *keyPrints
+	if sameItems(items, x.doc.Items) {
+		kp = x.doc.prints()
+	}
+	at := firstKey(kp, items, key, 0)
 	if at < 0 {
 		return // the scans say so
 	}
 	chain := []int{at}
 	for p := items[at].ParentKey; p != "" && len(chain) <= len(items); p = items[at].ParentKey {
-		j := lastIndexOfKey(items[:at], p)
+		j := lastKey(kp, items, p, at)
 		if j < 0 {
-			if j = indexOfKey(items[at+1:], p); j >= 0 {
-				j += at + 1
-			}
+			j = firstKey(kp, items, p, at+1)
 		}
 		if j < 0 || slices.Contains(chain, j) {
 			break // an orphan, or a cycle

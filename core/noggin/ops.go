@@ -24,6 +24,9 @@ func Apply(doc *Document, ops []Op) (*Document, error) {
 		return nil, err
 	}
 	out := a.doc
+	if !a.shifted {
+		derivePrints(a.input.builtPrints(), out)
+	}
 	if doc != nil && doc.knownValid() && a.stillValid(ops) {
 		out.memo.valid.Store(out)
 		switch {
@@ -103,6 +106,7 @@ func newApplier(doc *Document, extra int) *applier {
 	copy(a.doc.Items, doc.Items)
 	a.base = doc.cached()
 	a.keys = doc.keysMemo()
+	a.input = doc
 	return a
 }
 
@@ -134,6 +138,12 @@ type applier struct {
 	// keys is the input's key index from CheckKeys (nil: none), which find
 	// asks like base while nothing shifted.
 	keys map[string]int32
+	// input is the input document, whose key prints (prints, once
+	// printsAsked) find scans instead of the items while nothing shifted:
+	// the items at their input indexes keep their keys.
+	input       *Document
+	prints      *keyPrints
+	printsAsked bool
 }
 
 func invalidOp(msg string, data ...Field) *Error {
@@ -179,6 +189,14 @@ func (a *applier) find(key string) int {
 			return i
 		}
 		return -1
+	}
+	if a.pos == nil && !a.shifted {
+		if !a.printsAsked {
+			a.prints, a.printsAsked = a.input.prints(), true
+		}
+		if a.prints != nil {
+			return a.prints.first(a.doc.Items, key, 0)
+		}
 	}
 	if a.pos == nil {
 		a.lookups++
