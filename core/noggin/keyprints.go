@@ -8,7 +8,10 @@ import "sync/atomic"
 // item's key, a pointer chase over all the items that misses the cache on
 // a large noggin: 1.6–4.8 ms a scan at 100k items in the CLI. A key print
 // is eight bytes per item in one array, so a scan reads that array and
-// looks at an item only where its print matches.
+// looks at an item only where its print matches: 0.09–0.11 ms against
+// 0.38–0.46 ms for a scan of 100k items already in the cache
+// (BenchmarkIndexOfKey), and the CLI's read and engine for a push on
+// 100k items take 61 ms instead of 71 ms (medians of 21, interleaved).
 
 // printMin is the number of items from which a document's key scans go
 // through its key prints.
