@@ -10,9 +10,19 @@ import (
 // spineDoc is a valid forest of n items with generated-looking keys: most
 // items under an earlier one, some (moved) under a later one.
 func spineDoc(r *rand.Rand, n int) *Document {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("i-20260105-090008-%06x", i*7919%(1<<24))
+	}
+	return spineDocOf(r, keys)
+}
+
+// spineDocOf is spineDoc with the given keys.
+func spineDocOf(r *rand.Rand, keys []string) *Document {
+	n := len(keys)
 	items := make([]*Item, n)
 	for i := range items {
-		items[i] = &Item{Key: fmt.Sprintf("i-20260105-090008-%06x", i*7919%(1<<24)), Title: fmt.Sprint("item ", i), Notes: []Note{}}
+		items[i] = &Item{Key: keys[i], Title: fmt.Sprint("item ", i), Notes: []Note{}}
 	}
 	// parent[i] < i for a tree; then swap some items' places in the list,
 	// so that a parent is sometimes listed after its child.
@@ -29,10 +39,15 @@ func spineDoc(r *rand.Rand, n int) *Document {
 }
 
 // TestSpineViews: views built from spine's two passes are the views the
-// full index gives, for any target and active item.
+// full index gives, for any target and active item, also when keys share
+// key prints (printKeys).
 func TestSpineViews(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
-	base := spineDoc(r, 3*spineMin)
+	t.Run("generated keys", func(t *testing.T) { testSpineViews(t, r, spineDoc(r, 3*spineMin)) })
+	t.Run("keys sharing prints", func(t *testing.T) { testSpineViews(t, r, spineDocOf(r, printKeys(3*spineMin))) })
+}
+
+func testSpineViews(t *testing.T, r *rand.Rand, base *Document) {
 	for i := range 300 {
 		target := base.Items[r.Intn(len(base.Items))].Key
 		active := base.Items[r.Intn(len(base.Items))].Key
