@@ -89,3 +89,39 @@ func BenchmarkSpine(b *testing.B) {
 		})
 	}
 }
+
+// TestSnapDefersSpine: a verb's snapshot of a large document finds the
+// active item without a pass over every item's parent (a push reads
+// nothing else), and then resolves every path as a snapshot of the same
+// document fully indexed does.
+func TestSnapDefersSpine(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	for _, base := range []*Document{spineDoc(r, 2*spineMin), spineDocOf(r, printKeys(2*spineMin))} {
+		for i := range 60 {
+			active := base.Items[r.Intn(len(base.Items))].Key
+			if i%10 == 0 {
+				active = "absent"
+			}
+			lazy := &Document{Active: active, Items: base.Items}
+			AssumeValid(lazy)
+			st := newSnap(lazy)
+			if len(st.x.kids) != 0 || st.x.full != nil {
+				t.Fatalf("the snapshot's first lookup ran a pass over the items (%d rows cached)", len(st.x.kids))
+			}
+			full := &Document{Active: active, Items: base.Items}
+			Index(full)
+			want := newSnap(full)
+			if st.activeKey() != want.activeKey() {
+				t.Fatalf("active %q, indexed %q", st.activeKey(), want.activeKey())
+			}
+			paths := []string{".", "..", "-", "+", "1", "2/1", "/1", "/2/1", "/1/1/1", "../1", "../..", "3"}
+			for _, p := range paths {
+				got, err := st.resolve(p)
+				w, werr := want.resolve(p)
+				if (err == nil) != (werr == nil) || err == nil && got.Key != w.Key {
+					t.Fatalf("active %s, path %q: %v %v, indexed %v %v", active, p, got, err, w, werr)
+				}
+			}
+		}
+	}
+}

@@ -15,8 +15,7 @@ type snap struct {
 
 func newSnap(doc *Document) *snap {
 	x := newIndex(doc)
-	x.spine(doc.Active)
-	return &snap{doc: doc, x: x, active: x.item(doc.Active)}
+	return &snap{doc: doc, x: x, active: x.itemFirst(doc.Active)}
 }
 
 func (s *snap) activeKey() string {
