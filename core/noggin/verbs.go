@@ -365,8 +365,10 @@ func (e *Engine) close(ctx context.Context, s Store, path string, force, closeAl
 		return nil, err
 	}
 	x := newIndex(doc)
+	x.spine(doc.Active) // on a large document, two passes instead of a scan per level
 	vt := x.item(doc.Active)
 	if vt == nil {
+		x.spine(targetKey)
 		vt = x.item(targetKey)
 	}
 	return buildView(doc, x, vt, viewOpts{}), nil
