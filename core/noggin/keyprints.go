@@ -30,8 +30,8 @@ type keyPrints struct {
 }
 
 // keyPrint is a fingerprint of key: its last eight bytes, where generated
-// keys differ, and its length. Different keys may share a print, so a
-// match is checked against the key itself.
+// keys differ (with the length of a shorter key). Different keys may share
+// a print, so a match is checked against the key itself.
 func keyPrint(key string) uint64 {
 	n := len(key)
 	p := uint64(n)
