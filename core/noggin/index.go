@@ -33,8 +33,12 @@ type index struct {
 	kids  map[string][]*Item
 	scans int
 	// pending is the key of a spine left for the first lookup that needs
-	// more than the items already found (see itemFirst).
-	pending string
+	// more than the items already found (see itemFirst); foundKey and
+	// foundAt are the key itemFirst looked for and where it found it
+	// (-1: nowhere), which that spine does not look for again.
+	pending  string
+	foundKey string
+	foundAt  int
 	// full is set once every item is indexed; a full index is never
 	// modified again.
 	full *fullIndex
@@ -350,10 +354,18 @@ func (x *index) spine(key string) {
 	}
 	items := x.items
 	var kp *keyPrints
-	if sameItems(items, x.doc.Items) {
+	var at int
+	switch {
+	case !sameItems(items, x.doc.Items):
+		at = firstKey(nil, items, key, 0)
+	case key == x.foundKey:
+		// Found already: a show looks for no other key, and prints
+		// built now would cost more than they save.
+		kp, at = x.doc.builtPrints(), x.foundAt
+	default:
 		kp = x.doc.prints()
+		at = firstKey(kp, items, key, 0)
 	}
-	at := firstKey(kp, items, key, 0)
 	if at < 0 {
 		return // the scans say so
 	}
@@ -423,10 +435,11 @@ func (x *index) itemFirst(key string) *Item {
 		kp = x.doc.prints()
 	}
 	var it *Item
-	if i := firstKey(kp, x.items, key, 0); i >= 0 {
+	i := firstKey(kp, x.items, key, 0)
+	if i >= 0 {
 		it = x.items[i]
 	}
-	x.byKey[key], x.pending = it, key
+	x.byKey[key], x.pending, x.foundKey, x.foundAt = it, key, key, i
 	return it
 }
 

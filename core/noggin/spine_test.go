@@ -92,8 +92,8 @@ func BenchmarkSpine(b *testing.B) {
 
 // TestSnapDefersSpine: a verb's snapshot of a large document finds the
 // active item without a pass over every item's parent (a push reads
-// nothing else), and then resolves every path as a snapshot of the same
-// document fully indexed does.
+// nothing else), shows it without building key prints, and then resolves
+// every path as a snapshot of the same document fully indexed does.
 func TestSnapDefersSpine(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
 	for _, base := range []*Document{spineDoc(r, 2*spineMin), spineDocOf(r, printKeys(2*spineMin))} {
@@ -113,6 +113,15 @@ func TestSnapDefersSpine(t *testing.T) {
 			want := newSnap(full)
 			if st.activeKey() != want.activeKey() {
 				t.Fatalf("active %q, indexed %q", st.activeKey(), want.activeKey())
+			}
+			// A show: the view of the active item from the snapshot, as
+			// the indexed document gives it, and no key prints built (a
+			// show looks for one key).
+			if got, w := buildView(lazy, st.x, st.active, viewOpts{}), buildView(full, want.x, want.active, viewOpts{}); !reflect.DeepEqual(got, w) {
+				t.Fatalf("active %s: view %s, indexed %s", active, viewOutline(got), viewOutline(w))
+			}
+			if lazy.builtPrints() != nil {
+				t.Fatal("a show built key prints")
 			}
 			paths := []string{".", "..", "-", "+", "1", "2/1", "/1", "/2/1", "/1/1/1", "../1", "../..", "3"}
 			for _, p := range paths {
