@@ -3,6 +3,7 @@ package noggin
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -165,4 +166,42 @@ func TestApplyThroughPrints(t *testing.T) {
 	if derived < 100 {
 		t.Fatalf("only %d results shared their input's prints", derived)
 	}
+}
+
+// FuzzKeyPrints: for any keys (split from the input at '|': empty,
+// repeated, long, any bytes), first and last through the prints find
+// what plain scans find, with any number of the items printed.
+func FuzzKeyPrints(f *testing.F) {
+	f.Add("a-00000001|b-00000001|a-00000001||x", "a-00000001", uint8(3))
+	f.Add("k|kk|kkkkkkkkk|\x00|\xff\xfe", "kk", uint8(9))
+	f.Fuzz(func(t *testing.T, list, key string, printed uint8) {
+		var items []*Item
+		for _, k := range strings.Split(list, "|") {
+			items = append(items, &Item{Key: k})
+		}
+		n := min(int(printed), len(items))
+		kp := &keyPrints{items: items, at: make([]uint64, n)}
+		for i := range n {
+			kp.at[i] = keyPrint(items[i].Key)
+		}
+		for at := range len(items) + 1 {
+			want := indexOfKey(items[at:], key)
+			if want >= 0 {
+				want += at
+			}
+			if got := kp.first(items, key, at); got != want {
+				t.Fatalf("first(%q, from %d) = %d, want %d", key, at, got, want)
+			}
+			want = -1
+			for i := at - 1; i >= 0; i-- {
+				if items[i].Key == key {
+					want = i
+					break
+				}
+			}
+			if got := kp.last(items, key, at); got != want {
+				t.Fatalf("last(%q, to %d) = %d, want %d", key, at, got, want)
+			}
+		}
+	})
 }
