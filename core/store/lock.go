@@ -74,7 +74,11 @@ func removeLock(fsy fsys, lock string) {
 		_ = fsy.RemoveAll(lock)
 		return
 	}
-	_ = fsy.RemoveAll(tmp)
+	// The lock holds its pid file only, unless another tool put more in
+	// it: two calls, where RemoveAll makes seven.
+	if fsy.Remove(tmp+"/pid") != nil || fsy.Remove(tmp) != nil {
+		_ = fsy.RemoveAll(tmp)
+	}
 }
 
 // reclaimLock removes a lock judged stale from its pid file content pid.

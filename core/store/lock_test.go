@@ -299,3 +299,25 @@ func TestReclaimPutsBackAFreshLock(t *testing.T) {
 		t.Fatalf("directory holds %v", names)
 	}
 }
+
+// TestRemoveLockLeavesNothing: a released lock is gone with everything in
+// it, its pid file alone (the usual case) or more that another tool put
+// there, or no pid file at all.
+func TestRemoveLockLeavesNothing(t *testing.T) {
+	for name, files := range map[string][]string{"pid file": {"pid"}, "pid file and more": {"pid", "other"}, "empty": nil} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "n.yaml")
+			plantLock(t, p, nil)
+			for _, f := range files {
+				if err := os.WriteFile(p+".lock/"+f, []byte("x"), 0o666); err != nil {
+					t.Fatal(err)
+				}
+			}
+			removeLock(osFS{}, p+".lock")
+			left, err := os.ReadDir(filepath.Dir(p))
+			if err != nil || len(left) != 0 {
+				t.Fatalf("left behind: %v %v", left, err)
+			}
+		})
+	}
+}
