@@ -136,7 +136,7 @@ func createLock(fsy fsys, lock string) error {
 			err = os.Mkdir(tmp, 0o777)
 		}
 		if err == nil {
-			err = os.WriteFile(tmp+"/pid", pid, 0o666)
+			err = writeFile(tmp+"/pid", pid, 0o666)
 			if err == nil {
 				err = renameExclusive(tmp, lock)
 				if err == nil {
