@@ -217,8 +217,9 @@ func (s *fileStore) writeErr(err error) error {
 
 // writeAtomic streams doc encoded as the file's format (no document-sized
 // buffer) to <file>.tmp-<pid>-<epoch-ms>, fsyncs it, renames it over the
-// file and fsyncs the directory, and returns the digest of what it wrote.
-// The temp file is removed on failure. Unchanged items are copied instead
+// file and fsyncs the directory, and returns the digest of what it wrote
+// (read back from the temp file during its fsync). The temp file is
+// removed on failure. Unchanged items are copied instead
 // of encoded: in a one-shot process from src (see codec.WriteYAMLFrom), in
 // a long-lived store from last, the file as the store's item cache last
 // wrote it (see codec.ItemCache).
