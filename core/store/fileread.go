@@ -309,20 +309,8 @@ func (s *fileStore) read(allowMap bool) (buf []byte, mapped bool, err error) {
 				return b, true, nil
 			}
 		}
-		buf = make([]byte, 0, size+size/8+512)
-		for {
-			if len(buf) == cap(buf) {
-				buf = append(buf, 0)[:len(buf)]
-			}
-			var n int
-			n, err = f.Read(buf[len(buf):cap(buf)])
-			buf = buf[:len(buf)+n]
-			if err != nil {
-				if errors.Is(err, io.EOF) {
-					return buf, false, nil
-				}
-				break
-			}
+		if buf, err = readAll(f, size); err == nil {
+			return buf, false, nil
 		}
 	}
 	if notExist(err) {
@@ -331,7 +319,31 @@ func (s *fileStore) read(allowMap bool) (buf []byte, mapped bool, err error) {
 	if e := s.refused(err); e != nil {
 		return nil, false, e
 	}
-	detail := osMessage(err, s.base)
-	return nil, false, noggin.Errorf(noggin.CodeIO, "failed to read file: %s", detail).
+	return nil, false, s.readError(osMessage(err, s.base))
+}
+
+// readAll reads r to its end into a buffer sized for a file of size bytes
+// (a little more, in case it grew).
+func readAll(r io.Reader, size int) ([]byte, error) {
+	buf := make([]byte, 0, size+size/8+512)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// readError is the io error of a file that cannot be read (exit 2, data
+// {path, detail}).
+func (s *fileStore) readError(detail string) error {
+	return noggin.Errorf(noggin.CodeIO, "failed to read file: %s", detail).
 		With(noggin.F("path", s.shown), noggin.F("detail", detail))
 }

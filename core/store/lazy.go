@@ -98,9 +98,7 @@ func decodeAll(doc *noggin.Document) error {
 // changedError is what a show returns when an item it reads lazily is no
 // longer in the file (rewritten in place by a tool that ignores the lock).
 func (s *fileStore) changedError() error {
-	const detail = "the file changed while it was read; try again"
-	return noggin.Errorf(noggin.CodeIO, "failed to read file: %s", detail).
-		With(noggin.F("path", s.shown), noggin.F("detail", detail))
+	return s.readError("the file changed while it was read; try again")
 }
 
 // journalLastAfter is the after of the last line of the journal name ("" if

@@ -3,7 +3,6 @@
 package store
 
 import (
-	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -37,24 +36,11 @@ func readFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	size := 512
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<30 {
-		size = int(fi.Size()) + 1 // one more, to see the end at once
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Size() < 1<<30 {
+		size = int(fi.Size())
 	}
-	data := make([]byte, 0, size)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return data, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
+	return readAll(f, size)
 }
 
 // writeFile is os.WriteFile through openFile.
