@@ -354,16 +354,13 @@ func (x *index) spine(key string) {
 	}
 	items := x.items
 	var kp *keyPrints
-	var at int
-	switch {
-	case !sameItems(items, x.doc.Items):
-		at = firstKey(nil, items, key, 0)
-	case key == x.foundKey:
+	at := x.foundAt
+	if key == x.foundKey {
 		// Found already: a show looks for no other key, and prints
 		// built now would cost more than they save.
-		kp, at = x.doc.builtPrints(), x.foundAt
-	default:
-		kp = x.doc.prints()
+		kp = x.docPrints(false)
+	} else {
+		kp = x.docPrints(true)
 		at = firstKey(kp, items, key, 0)
 	}
 	if at < 0 {
@@ -430,17 +427,26 @@ func (x *index) itemFirst(key string) *Item {
 	if it, ok := x.byKey[key]; ok {
 		return it
 	}
-	var kp *keyPrints
-	if sameItems(x.items, x.doc.Items) {
-		kp = x.doc.prints()
-	}
 	var it *Item
-	i := firstKey(kp, x.items, key, 0)
+	i := firstKey(x.docPrints(true), x.items, key, 0)
 	if i >= 0 {
 		it = x.items[i]
 	}
 	x.byKey[key], x.pending, x.foundKey, x.foundAt = it, key, key, i
 	return it
+}
+
+// docPrints returns the key prints of x's document when x indexes its
+// items (nil otherwise): prints, or with build false only prints already
+// built.
+func (x *index) docPrints(build bool) *keyPrints {
+	switch {
+	case !sameItems(x.items, x.doc.Items):
+		return nil
+	case build:
+		return x.doc.prints()
+	}
+	return x.doc.builtPrints()
 }
 
 // spinePending runs the spine itemFirst left, if any: true if it ran.
