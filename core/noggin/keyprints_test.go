@@ -23,39 +23,46 @@ func printKeys(n int) []string {
 // prints (an Apply's appended items).
 func TestKeyPrintsFind(t *testing.T) {
 	keys := append(printKeys(12), "", "a", "ab", "a-00000001", "z-00000001")
+	ask := append(keys, "a-00000009", "d-00000001", "zz", "b")
+	for printed := range len(keys) + 1 {
+		for _, key := range ask {
+			checkKeyPrints(t, keys, printed, key)
+		}
+	}
+}
+
+// checkKeyPrints checks first and last for key, from and to every place,
+// on items of keys whose first printed are printed, against plain scans.
+func checkKeyPrints(t *testing.T, keys []string, printed int, key string) {
+	t.Helper()
 	items := make([]*Item, len(keys))
 	for i, k := range keys {
 		items[i] = &Item{Key: k}
 	}
-	ask := append(keys, "a-00000009", "d-00000001", "zz", "b")
-	for printed := range len(items) + 1 {
-		kp := &keyPrints{items: items, at: make([]uint64, printed)}
-		for i := range printed {
-			kp.at[i] = keyPrint(items[i].Key)
-		}
-		for _, key := range ask {
-			for at := range len(items) + 1 {
-				want := -1
-				for i := at; i < len(items); i++ {
-					if items[i].Key == key {
-						want = i
-						break
-					}
-				}
-				if got := kp.first(items, key, at); got != want {
-					t.Fatalf("%d printed: first(%q, from %d) = %d, want %d", printed, key, at, got, want)
-				}
-				want = -1
-				for i := at - 1; i >= 0; i-- {
-					if items[i].Key == key {
-						want = i
-						break
-					}
-				}
-				if got := kp.last(items, key, at); got != want {
-					t.Fatalf("%d printed: last(%q, to %d) = %d, want %d", printed, key, at, got, want)
-				}
+	kp := &keyPrints{items: items, at: make([]uint64, min(printed, len(items)))}
+	for i := range kp.at {
+		kp.at[i] = keyPrint(items[i].Key)
+	}
+	for at := range len(items) + 1 {
+		want := -1
+		for i := at; i < len(items); i++ {
+			if items[i].Key == key {
+				want = i
+				break
 			}
+		}
+		if got := kp.first(items, key, at); got != want {
+			t.Fatalf("%d printed: first(%q, from %d) = %d, want %d", printed, key, at, got, want)
+		}
+		want = -1
+		for i := at - 1; i >= 0; i-- {
+			if items[i].Key == key {
+				want = i
+				break
+			}
+		}
+		if got := kp.last(items, key, at); got != want {
+			t.Fatalf("%d printed: last(%q, to %d) = %d, want %d", printed, key, at, got, want)
 		}
 	}
 }
@@ -175,33 +182,6 @@ func FuzzKeyPrints(f *testing.F) {
 	f.Add("a-00000001|b-00000001|a-00000001||x", "a-00000001", uint8(3))
 	f.Add("k|kk|kkkkkkkkk|\x00|\xff\xfe", "kk", uint8(9))
 	f.Fuzz(func(t *testing.T, list, key string, printed uint8) {
-		var items []*Item
-		for _, k := range strings.Split(list, "|") {
-			items = append(items, &Item{Key: k})
-		}
-		n := min(int(printed), len(items))
-		kp := &keyPrints{items: items, at: make([]uint64, n)}
-		for i := range n {
-			kp.at[i] = keyPrint(items[i].Key)
-		}
-		for at := range len(items) + 1 {
-			want := indexOfKey(items[at:], key)
-			if want >= 0 {
-				want += at
-			}
-			if got := kp.first(items, key, at); got != want {
-				t.Fatalf("first(%q, from %d) = %d, want %d", key, at, got, want)
-			}
-			want = -1
-			for i := at - 1; i >= 0; i-- {
-				if items[i].Key == key {
-					want = i
-					break
-				}
-			}
-			if got := kp.last(items, key, at); got != want {
-				t.Fatalf("last(%q, to %d) = %d, want %d", key, at, got, want)
-			}
-		}
+		checkKeyPrints(t, strings.Split(list, "|"), int(printed), key)
 	})
 }
