@@ -53,7 +53,6 @@ type fileStore struct {
 	// from (under wmu).
 	itemsDigest string
 	journal     journalTail // the history as this store last appended to it (under wmu)
-	held        heldFile    // the file as this store last wrote it, kept open
 	timeout     time.Duration
 	poll        time.Duration
 
@@ -162,7 +161,6 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 		return nil, err
 	}
 	s.failErr = nil
-	s.held.release() // the file changed: what this store wrote is gone
 	s.lazy = false
 	s.replaceLocked(f.doc, f.raw, f.digest, st, now)
 	s.src, s.mapped = f.src, f.mapped

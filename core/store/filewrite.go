@@ -162,6 +162,8 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		return nil, err
 	}
 	s.removeStaleTemps()
+	previous := s.dropPrevious()
+	defer previous()
 	entry, jerr := noggin.NewEntry(w, h, fresh, ops)
 	// The journal is read before the write when the write may copy the
 	// unchanged items' bytes from the file: only if the file is what the
@@ -186,7 +188,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		src = nil
 	}
 	s.itemsDigest = ""
-	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st)
+	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st, previous)
 	lastMapped = false // writeAtomic unmapped it
 	if err != nil {
 		return nil, s.writeErr(err)
@@ -232,10 +234,12 @@ func (s *fileStore) writeErr(err error) error {
 // copied makes the mapping fault (caught) or read other bytes, even zeros
 // past a shortened end; the file's stamp then differs from st after the
 // copy. Either way the items are encoded instead. A mapped last is
-// unmapped once copied from, before the rename: the last mapping of a
-// replaced file would free its pages and blocks in line when it goes,
-// while the held file is closed in the background (see heldFile).
-func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp) (digest string, err error) {
+// unmapped once copied from, before the rename.
+//
+// dropped waits for dropPrevious; the file being replaced is then linked
+// as <file>.previous before the rename, so that neither the rename nor
+// the end of a mapping of it frees it in line (see dropPrevious).
+func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp, dropped func()) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666) // read back for its digest
 	if err != nil {
@@ -303,24 +307,20 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 			err = got.err
 		}
 	}
-	keep := err == nil && !s.mapFiles && s.held.take()
-	if !keep {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		return "", err
 	}
+	dropped()
+	_ = s.fsy.Link(s.name, s.name+previousSuffix) // none yet, or the name taken: the rename frees it
 	for attempt := 1; ; attempt++ {
 		err = s.fsy.Rename(tmp, s.name)
 		if err == nil || attempt == 6 || !(errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EACCES)) {
 			break
 		}
 		time.Sleep(time.Duration(5+rand.IntN(15)) * time.Millisecond) //nolint:gosec // retry jitter, not a secret
-	}
-	if keep {
-		s.held.give(f, err == nil)
 	}
 	if err != nil {
 		return "", err
@@ -330,6 +330,38 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 		_ = d.Close()
 	}
 	return digest, nil
+}
+
+// previousSuffix names the version of the noggin that the last write
+// replaced (see dropPrevious).
+const previousSuffix = ".previous"
+
+// dropPrevious removes <file>.previous on another goroutine and returns a
+// func that waits until it is gone (called under the lock, by a write).
+//
+// Every write keeps the file it replaces as a hard link, <file>.previous,
+// until the next write, which removes it while it encodes and syncs.
+// Freeing a file's blocks is slow: on this machine (ext4 mounted with
+// discard) removing a 43 MB noggin takes 25 ms and a 4 MB one 2.5 ms.
+// Without the link, the rename would drop the replaced file's last name
+// and its last user would free it in line: the rename itself, or, in a
+// one-shot process, the end of its mapping at exit. With it, the freeing
+// overlaps the write. A CLI push, whole process, medians interleaved, in
+// two sessions: 10k items 27.9 → 26.2 ms and 20.1 → 18.8 ms, 100k items
+// 195 → 170 ms and 118 → 101 ms. (It replaces keeping the last written
+// file open in long-lived stores, which did the same for their renames:
+// BenchmarkUpdate 10k 12.0–12.5 → 11.4–11.9 ms.) The link costs a
+// file's worth of disk, and keeps the version before the last write at
+// hand. Where the link cannot be made (a file system without hard links,
+// the name taken by a directory), the rename frees the old file as
+// before.
+func (s *fileStore) dropPrevious() (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = s.fsy.Remove(s.name + previousSuffix)
+	}()
+	return func() { <-done }
 }
 
 // digestOrErr carries digestWritten's results.

@@ -25,6 +25,7 @@ type fsys interface {
 	Remove(name string) error
 	RemoveAll(name string) error
 	Rename(oldname, newname string) error
+	Link(oldname, newname string) error
 }
 
 // osFS is the unconfined file system.
@@ -44,6 +45,7 @@ func (osFS) MkdirAll(name string, perm fs.FileMode) error { return os.MkdirAll(n
 func (osFS) Remove(name string) error                     { return os.Remove(name) }
 func (osFS) RemoveAll(name string) error                  { return os.RemoveAll(name) }
 func (osFS) Rename(oldname, newname string) error         { return os.Rename(oldname, newname) }
+func (osFS) Link(oldname, newname string) error           { return os.Link(oldname, newname) }
 
 var _ fsys = rootFS{}
 
@@ -220,13 +222,17 @@ func (r rootFS) MkdirAll(name string, perm fs.FileMode) error {
 func (r rootFS) Remove(name string) error    { return r.do(name, r.Root.Remove) }
 func (r rootFS) RemoveAll(name string) error { return r.do(name, r.Root.RemoveAll) }
 
-func (r rootFS) Rename(oldname, newname string) error {
-	err := r.Root.Rename(oldname, newname)
+func (r rootFS) Rename(oldname, newname string) error { return r.both(oldname, newname, r.Root.Rename) }
+func (r rootFS) Link(oldname, newname string) error   { return r.both(oldname, newname, r.Root.Link) }
+
+// both is retry for operations on two names (not following them).
+func (r rootFS) both(oldname, newname string, op func(o, n string) error) error {
+	err := op(oldname, newname)
 	if isEscape(err) {
 		o, ok1 := r.resolve(oldname, false)
 		n, ok2 := r.resolve(newname, false)
 		if ok1 && ok2 {
-			return r.Root.Rename(o, n)
+			return op(o, n)
 		}
 	}
 	return err
