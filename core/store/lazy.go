@@ -73,7 +73,7 @@ func (s *fileStore) lazyLocked() (*noggin.Document, []byte, *codec.Source, strin
 	var doc *noggin.Document
 	var src *codec.Source
 	if int64(len(raw)) == n && guard(func() {
-		if got, read := crc32Dropping(raw); read && got == sum {
+		if got, read := crc32Of(raw, nil); read && got == sum {
 			doc, src, ok = codec.DecodeYAMLLazy(raw, func(from, to int) { dropPages(raw[from:to]) }, guard, s.changedError())
 		}
 	}) && doc != nil && ok {
