@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -104,6 +106,41 @@ func BenchmarkWriteYAML(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := WriteYAML(io.Discard, doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkWriteYAMLFrom is a push's write (one item added, the active
+// item changed) copied from its source, to a file overwritten in place:
+// the kernel's copy into the page cache is part of the work.
+func BenchmarkWriteYAMLFrom(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		b.Run(sizeName(n), func(b *testing.B) {
+			text := benchText(n, false)
+			doc, src, err := DecodeYAMLSource(text, nil)
+			if err != nil || src == nil {
+				b.Fatalf("no source: %v", err)
+			}
+			pushed := *doc
+			added := &noggin.Item{Key: "i-bench-pushed", ParentKey: doc.Active, Title: "pushed"}
+			pushed.Items = append(doc.Items[:len(doc.Items):len(doc.Items)], added)
+			pushed.Active = added.Key
+			f, err := os.Create(filepath.Join(b.TempDir(), "n.yaml"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := f.Seek(0, io.SeekStart); err != nil {
+					b.Fatal(err)
+				}
+				src.next = 0
+				if err := WriteYAMLFrom(f, &pushed, src); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -120,18 +120,64 @@ func (s *Source) Len() int { return len(s.raw) }
 // append appends the encoding of it: its bytes in the file if the source
 // document has it, else encoded.
 func (s *Source) append(b []byte, it *noggin.Item) []byte {
-	i, ok := s.find(it)
-	if !ok {
-		return appendItem(b, it)
-	}
-	s.next = i + 1
-	sp := s.spans.at(i)
-	b = append(b, s.raw[sp.start:sp.end]...)
-	if s.release != nil && int(sp.end)-s.released >= ReleaseStep(len(s.raw)) {
-		s.release(s.released, int(sp.end))
-		s.released = int(sp.end)
-	}
+	b, _ = s.appendRun(b, []*noggin.Item{it}, nil)
 	return b
+}
+
+// appendRun writes the entries of list's first items from b on, after
+// b's "\n  - ": as many of them as follow one another in the file as they
+// do in list (a run, whose bytes are copied in one piece), or else the
+// first item alone (see append). It returns the buffer to continue with
+// and how many items it wrote.
+//
+// A run of flushSize bytes or more goes from the file to flush directly,
+// a ReleaseStep at a time, instead of through the buffer: the bytes are
+// copied once, by the kernel, instead of twice, and the items of a run
+// are not looked up one by one (BenchmarkWriteYAMLFrom, a push's write to
+// a file: 10k items 0.63–0.68 → 0.28–0.31 ms, 100k items 11.4–12.1 →
+// 5.5–6.0 ms; in a CLI push, from the temporary file's open to the end
+// of the copy: 10k 3.1 → 2.2–2.3 ms, 100k 24.4–25.2 → 19.2–21.6 ms).
+func (s *Source) appendRun(b []byte, list []*noggin.Item, flush func([]byte) []byte) ([]byte, int) {
+	i, ok := s.find(list[0])
+	if !ok {
+		return appendItem(b, list[0]), 1
+	}
+	first := s.spans.at(i)
+	end, n := first.end, 1
+	for n < len(list) && i+n < len(s.items) && s.items[i+n] == list[n] {
+		sp := s.spans.at(i + n)
+		// Entries next to each other in this encoder's file: "\n  - " between
+		// them. (Reading those bytes here would fault in the whole file
+		// before the copy drops any of it.)
+		if int(sp.start) != int(end)+len(lazyEntry) {
+			break
+		}
+		end, n = sp.end, n+1
+	}
+	s.next = i + n
+	run := s.raw[first.start:end]
+	step := ReleaseStep(len(s.raw))
+	if flush == nil || len(run) < flushSize {
+		b = append(b, run...)
+		s.passed(int(end), step)
+		return b, n
+	}
+	b = flush(b)
+	for from := int(first.start); from < int(end); from += step {
+		to := min(from+step, int(end))
+		flush(s.raw[from:to]) // hands back s.raw[from:from], not b
+		s.passed(to, step)
+	}
+	return b, n
+}
+
+// passed tells release that the writes have copied the file up to to,
+// once that is step bytes or more past what it was last told.
+func (s *Source) passed(to, step int) {
+	if s.release != nil && to-s.released >= step {
+		s.release(s.released, to)
+		s.released = to
+	}
 }
 
 // find returns the index of it among the source's items. Writes keep the

@@ -69,13 +69,19 @@ func appendYAMLDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte, it
 				b = appendItemsInParallel(b, doc.Items, flush)
 				continue
 			}
-			for _, it := range doc.Items {
+			src, _ := items.(*Source)
+			for k := 0; k < len(doc.Items); {
 				b = append(b, "\n  - "...)
-				if items != nil {
-					b = items.append(b, it)
-				} else {
-					b = appendItem(b, it)
+				n := 1
+				switch {
+				case src != nil: // unchanged items in runs
+					b, n = src.appendRun(b, doc.Items[k:], flush)
+				case items != nil:
+					b = items.append(b, doc.Items[k])
+				default:
+					b = appendItem(b, doc.Items[k])
 				}
+				k += n
 				if flush != nil && len(b) >= flushSize {
 					b = flush(b)
 				}
