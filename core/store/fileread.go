@@ -295,7 +295,7 @@ func (s *fileStore) read(allowMap bool) (buf []byte, mapped bool, err error) {
 			size = int(fi.Size())
 		}
 		if allowMap {
-			if b, ok := mapFile(f, size); ok {
+			if b, ok := mapFileLazily(f, size); ok { // see mapFileLazily
 				return b, true, nil
 			}
 		}
