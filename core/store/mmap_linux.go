@@ -6,17 +6,19 @@ import (
 	"unsafe"
 )
 
-// mapFile maps the first size bytes of f read-only (populated at once, so
-// page-cache pages are not faulted in one by one). ok is false if the file
-// is empty or cannot be mapped; the caller then reads it.
+// mapFile maps the first size bytes of f read-only, populated at once, so
+// that page-cache pages are not faulted in one by one: for a pass over the
+// whole file on one goroutine (the store's comparison of a file with the
+// bytes it wrote, compareFile). ok is false if the file is empty or cannot
+// be mapped; the caller then reads it.
 //
-// What it buys a one-shot process (the CLI's `show --json`, whole process,
-// median of 21 runs on this 2-core machine, 2026-12-03): 15.2 ms instead of
-// 18.3 ms on a 10k-item noggin (4 MB), 112 ms instead of 128 ms on 100k
-// items (41 MB), at the same peak RSS. A mapped file's bytes are not
-// copied into the heap (the reader copies what it keeps), and the pages
-// read can be dropped (dropPages), which a read into the heap could not
-// give back: a server's first load of a noggin (mapFileLazily,
+// What mapping buys over reading the file (the CLI's `show --json`, whole
+// process, median of 21 runs on this 2-core machine, 2026-12-03): 15.2 ms
+// instead of 18.3 ms on a 10k-item noggin (4 MB), 112 ms instead of 128 ms
+// on 100k items (41 MB), at the same peak RSS. A mapped file's bytes are
+// not copied into the heap (the reader copies what it keeps), and the
+// pages read can be dropped (dropPages), which a read into the heap could
+// not give back: a server's first load of a noggin (mapFileLazily,
 // BenchmarkLoadCold long-lived) allocates 55 MB instead of 101 MB at 100k
 // items, in 76–83 ms instead of 82–93 ms. The price is the fault guard
 // (guard in file.go) for a file truncated by another process while
