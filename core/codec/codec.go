@@ -166,16 +166,31 @@ type recorder struct {
 	flushed *int
 }
 
-func (r *recorder) append(b []byte, it *noggin.Item) []byte {
+// appendRun writes as from.appendRun does (see itemSource), recording
+// where each item it writes lies in the output: a long-lived store's
+// writes copy runs too (BenchmarkItemCache, a note's write on 10k items:
+// 0.62–0.84 → 0.30–0.35 ms).
+func (r *recorder) appendRun(b []byte, list []*noggin.Item, flush func([]byte) []byte) ([]byte, int) {
 	start := *r.flushed + len(b)
+	first, n := -1, 1
 	if r.from != nil {
-		b = r.from.append(b, it)
+		b, first, n = r.from.copyRun(b, list, flush)
 	} else {
-		b = appendItem(b, it)
+		b = appendItem(b, list[0])
 	}
-	r.spans.add(start)
-	r.spans.end(*r.flushed + len(b))
-	return b
+	if first < 0 { // encoded
+		r.spans.add(start)
+		r.spans.end(*r.flushed + len(b))
+		return b, 1
+	}
+	// A run lies in the output as it lay in the source, shifted.
+	shift := start - int(r.from.spans.at(first).start)
+	for i := first; i < first+n; i++ {
+		sp := r.from.spans.at(i)
+		r.spans.add(int(sp.start) + shift)
+		r.spans.end(int(sp.end) + shift)
+	}
+	return b, n
 }
 
 // AppendYAML appends EncodeYAML(doc) to dst (so a caller can reuse one

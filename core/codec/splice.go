@@ -117,18 +117,17 @@ func WriteYAMLFrom(w io.Writer, doc *noggin.Document, src *Source) error {
 // Len is the length of the source's file.
 func (s *Source) Len() int { return len(s.raw) }
 
-// append appends the encoding of it: its bytes in the file if the source
-// document has it, else encoded.
-func (s *Source) append(b []byte, it *noggin.Item) []byte {
-	b, _ = s.appendRun(b, []*noggin.Item{it}, nil)
-	return b
+// appendRun writes the entries of list's first items from b on, after
+// b's "\n  - " (see itemSource): as many of them as follow one another in
+// the file as they do in list (a run, whose bytes are copied in one
+// piece), or else the first item alone, encoded.
+func (s *Source) appendRun(b []byte, list []*noggin.Item, flush func([]byte) []byte) ([]byte, int) {
+	b, _, n := s.copyRun(b, list, flush)
+	return b, n
 }
 
-// appendRun writes the entries of list's first items from b on, after
-// b's "\n  - ": as many of them as follow one another in the file as they
-// do in list (a run, whose bytes are copied in one piece), or else the
-// first item alone (see append). It returns the buffer to continue with
-// and how many items it wrote.
+// copyRun is appendRun, also returning the index in the source of the
+// run's first item (-1 for an item it encoded).
 //
 // A run of flushSize bytes or more goes from the file to flush directly,
 // a ReleaseStep at a time, instead of through the buffer: the bytes are
@@ -137,38 +136,37 @@ func (s *Source) append(b []byte, it *noggin.Item) []byte {
 // a file: 10k items 0.63–0.68 → 0.28–0.31 ms, 100k items 11.4–12.1 →
 // 5.5–6.0 ms; in a CLI push, from the temporary file's open to the end
 // of the copy: 10k 3.1 → 2.2–2.3 ms, 100k 24.4–25.2 → 19.2–21.6 ms).
-func (s *Source) appendRun(b []byte, list []*noggin.Item, flush func([]byte) []byte) ([]byte, int) {
-	i, ok := s.find(list[0])
+func (s *Source) copyRun(b []byte, list []*noggin.Item, flush func([]byte) []byte) (_ []byte, first, n int) {
+	first, ok := s.find(list[0])
 	if !ok {
-		return appendItem(b, list[0]), 1
+		return appendItem(b, list[0]), -1, 1
 	}
-	first := s.spans.at(i)
-	end, n := first.end, 1
-	for n < len(list) && i+n < len(s.items) && s.items[i+n] == list[n] {
-		sp := s.spans.at(i + n)
+	sp := s.spans.at(first)
+	start, end := int(sp.start), int(sp.end)
+	for n = 1; n < len(list) && first+n < len(s.items) && s.items[first+n] == list[n]; n++ {
+		next := s.spans.at(first + n)
 		// Entries next to each other in this encoder's file: "\n  - " between
 		// them. (Reading those bytes here would fault in the whole file
 		// before the copy drops any of it.)
-		if int(sp.start) != int(end)+len(lazyEntry) {
+		if int(next.start) != end+len(lazyEntry) {
 			break
 		}
-		end, n = sp.end, n+1
+		end = int(next.end)
 	}
-	s.next = i + n
-	run := s.raw[first.start:end]
+	s.next = first + n
 	step := ReleaseStep(len(s.raw))
-	if flush == nil || len(run) < flushSize {
-		b = append(b, run...)
-		s.passed(int(end), step)
-		return b, n
+	if flush == nil || end-start < flushSize {
+		b = append(b, s.raw[start:end]...)
+		s.passed(end, step)
+		return b, first, n
 	}
 	b = flush(b)
-	for from := int(first.start); from < int(end); from += step {
-		to := min(from+step, int(end))
+	for from := start; from < end; from += step {
+		to := min(from+step, end)
 		flush(s.raw[from:to]) // hands back s.raw[from:from], not b
 		s.passed(to, step)
 	}
-	return b, n
+	return b, first, n
 }
 
 // passed tells release that the writes have copied the file up to to,

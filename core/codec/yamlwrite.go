@@ -31,10 +31,13 @@ func nl(b []byte, level int) []byte {
 // their io.Writer (between items).
 const flushSize = 64 << 10
 
-// itemSource gives the bytes of an item that may have been encoded before
-// (an ItemCache, a Source).
+// itemSource gives the bytes of items that may have been encoded before
+// (a Source, or an ItemCache's recorder).
 type itemSource interface {
-	append(b []byte, it *noggin.Item) []byte
+	// appendRun appends the entries of list's first items, after b's
+	// "\n  - ", and returns the buffer to continue with and how many items
+	// it wrote (one at least). flush (may be nil) is as appendYAMLDoc's.
+	appendRun(b []byte, list []*noggin.Item, flush func([]byte) []byte) ([]byte, int)
 }
 
 // appendYAMLDoc writes doc (without the final newline). A non-nil flush is
@@ -69,16 +72,12 @@ func appendYAMLDoc(b []byte, doc *noggin.Document, flush func([]byte) []byte, it
 				b = appendItemsInParallel(b, doc.Items, flush)
 				continue
 			}
-			src, _ := items.(*Source)
 			for k := 0; k < len(doc.Items); {
 				b = append(b, "\n  - "...)
 				n := 1
-				switch {
-				case src != nil: // unchanged items in runs
-					b, n = src.appendRun(b, doc.Items[k:], flush)
-				case items != nil:
-					b = items.append(b, doc.Items[k])
-				default:
+				if items != nil { // unchanged items in runs
+					b, n = items.appendRun(b, doc.Items[k:], flush)
+				} else {
 					b = appendItem(b, doc.Items[k])
 				}
 				k += n
