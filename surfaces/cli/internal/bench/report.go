@@ -18,7 +18,8 @@ import (
 // Go binary's start (the cost of any process) and a durable copy of the
 // noggin file (dd bs=1M conv=fsync: reading it and writing it to disk,
 // which a durable write cannot avoid). Every figure is a median over the
-// runs.
+// runs, and the commands of one size (with the first size, the hello-world
+// start too) take turns, run after run (see measure).
 //
 // Peak RSS is the child's ru_maxrss, which on Linux also counts the memory
 // of the process that started it (exec records the old address space's
@@ -87,34 +88,52 @@ var targetTable = []Target{
 // mcpNote names the MCP server's warm noggin_note in the targets.
 const mcpNote = "mcp note"
 
-// measure runs cmd (made fresh by mk) runs times after 3 warm-ups, calling
-// before (untimed) ahead of each, and returns the medians.
-func measure(runs int, mk func() *exec.Cmd, before func() error) (Sample, error) {
-	var wall, cpu, rss []float64
-	for i := -3; i < runs; i++ {
-		if before != nil {
-			if err := before(); err != nil {
-				return Sample{}, err
+// job is a command the report times: made fresh by mk, with before
+// (may be nil) run, untimed, ahead of each run.
+type job struct {
+	mk     func() *exec.Cmd
+	before func() error
+}
+
+// measure runs the jobs in turn, round after round: 3 rounds of warm-up,
+// then runs timed rounds. It returns each job's medians. Taking turns, the
+// jobs of one size and their floor meet the same moments of a machine
+// whose speed drifts while the report runs, so their ratios, which the
+// targets are, drift less than their times.
+func measure(runs int, jobs ...job) ([]Sample, error) {
+	wall := make([][]float64, len(jobs))
+	cpu := make([][]float64, len(jobs))
+	rss := make([][]float64, len(jobs))
+	for round := -3; round < runs; round++ {
+		for j, jb := range jobs {
+			if jb.before != nil {
+				if err := jb.before(); err != nil {
+					return nil, err
+				}
+			}
+			cmd := jb.mk()
+			start := time.Now()
+			out, err := cmd.CombinedOutput()
+			d := time.Since(start)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w\n%s", strings.Join(cmd.Args, " "), err, out)
+			}
+			if round < 0 {
+				continue
+			}
+			st := cmd.ProcessState
+			wall[j] = append(wall[j], ms(d))
+			cpu[j] = append(cpu[j], ms(st.UserTime()+st.SystemTime()))
+			if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+				rss[j] = append(rss[j], float64(ru.Maxrss)/1024) // KiB on Linux
 			}
 		}
-		cmd := mk()
-		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		d := time.Since(start)
-		if err != nil {
-			return Sample{}, fmt.Errorf("%s: %w\n%s", strings.Join(cmd.Args, " "), err, out)
-		}
-		if i < 0 {
-			continue
-		}
-		st := cmd.ProcessState
-		wall = append(wall, ms(d))
-		cpu = append(cpu, ms(st.UserTime()+st.SystemTime()))
-		if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
-			rss = append(rss, float64(ru.Maxrss)/1024) // KiB on Linux
-		}
 	}
-	return Sample{WallMS: median(wall), CPUMS: median(cpu), RSSMB: median(rss)}, nil
+	out := make([]Sample, len(jobs))
+	for j := range jobs {
+		out[j] = Sample{WallMS: median(wall[j]), CPUMS: median(cpu[j]), RSSMB: median(rss[j])}
+	}
+	return out, nil
 }
 
 func median(xs []float64) float64 {
@@ -166,10 +185,7 @@ func report(runs int, sizes []int, outDir string) error {
 		return err
 	}
 	rep := Report{Runs: runs}
-	if rep.HelloWorld, err = measure(runs, func() *exec.Cmd { return exec.Command(hello) }, nil); err != nil {
-		return err
-	}
-	for _, n := range sizes {
+	for i, n := range sizes {
 		file := filepath.Join(dir, fmt.Sprintf("n%d.yaml", n))
 		generated, base, history := file+".generated", file+".base", file+".base-history"
 		if out, err := exec.Command(self, "-gen", fmt.Sprint(n), generated).CombinedOutput(); err != nil {
@@ -209,21 +225,29 @@ func report(runs int, sizes []int, outDir string) error {
 			return err
 		}
 		res := SizeResult{Items: n, FileBytes: int(fi.Size()), Verbs: map[string]Sample{}}
-		res.Copy, err = measure(runs, func() *exec.Cmd {
+		// One round: the durable copy, each verb, the push on another
+		// tool's file, and (with the first size) the hello-world start.
+		jobs := []job{{func() *exec.Cmd {
 			return exec.Command("dd", "if="+file, "of="+file+".copy", "bs=1M", "conv=fsync", "status=none")
-		}, restore)
+		}, restore}}
+		for _, v := range reportVerbs {
+			jobs = append(jobs, job{func() *exec.Cmd { return run(v.args...) }, restore})
+		}
+		jobs = append(jobs, job{func() *exec.Cmd { return run(reportVerbs[1].args...) }, foreign})
+		if i == 0 {
+			jobs = append(jobs, job{func() *exec.Cmd { return exec.Command(hello) }, nil})
+		}
+		got, err := measure(runs, jobs...)
 		if err != nil {
 			return err
 		}
-		for _, v := range reportVerbs {
-			s, err := measure(runs, func() *exec.Cmd { return run(v.args...) }, restore)
-			if err != nil {
-				return err
-			}
-			res.Verbs[v.name] = s
+		res.Copy = got[0]
+		for k, v := range reportVerbs {
+			res.Verbs[v.name] = got[1+k]
 		}
-		if res.ForeignPush, err = measure(runs, func() *exec.Cmd { return run(reportVerbs[1].args...) }, foreign); err != nil {
-			return err
+		res.ForeignPush = got[1+len(reportVerbs)]
+		if i == 0 {
+			rep.HelloWorld = got[len(got)-1]
 		}
 		if err := restore(); err != nil {
 			return err
@@ -333,7 +357,8 @@ func markdown(r Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# noggin CLI against the floor\n\n")
 	fmt.Fprintf(&b, "Written by `make bench-report` (surfaces/cli/internal/bench). Medians of %d whole processes per cell, "+
-		"after 3 warm-ups. Writes run on a generated noggin that noggin last wrote (its file and history restored before "+
+		"after 3 warm-ups; the commands of one size, its durable copy among them (and the hello-world start with the first size), "+
+		"take turns, so that a drift in the machine's speed moves a cell and its floor alike. Writes run on a generated noggin that noggin last wrote (its file and history restored before "+
 		"each run); \"push, file of another tool\" is a push on the file as another tool left it (no history), which encodes every item. "+
 		"The MCP column is one noggin-mcp process over stdio answering noggin_note on the restored noggin: the median round trip of %d calls "+
 		"after 6 warm-ups. "+
