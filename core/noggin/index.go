@@ -462,6 +462,14 @@ func (x *index) spinePending() bool {
 
 // lastIndexOfKey is indexOfKey searching from the end (-1 if absent).
 func lastIndexOfKey(items []*Item, key string) int {
+	if key == "" {
+		for i := len(items) - 1; i >= 0; i-- {
+			if items[i].Key == "" {
+				return i
+			}
+		}
+		return -1
+	}
 	n, last := len(key), key[len(key)-1]
 	for i := len(items) - 1; i >= 0; i-- {
 		if k := items[i].Key; len(k) == n && k[n-1] == last && k == key {

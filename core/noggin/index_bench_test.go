@@ -104,12 +104,18 @@ func BenchmarkIndexOfKey(b *testing.B) {
 	})
 }
 
-// TestIndexOfKey: indexOfKey finds the first item with exactly the key.
+// TestIndexOfKey: indexOfKey finds the first item with exactly the key,
+// and lastIndexOfKey the last, the empty key too.
 func TestIndexOfKey(t *testing.T) {
 	items := []*Item{{Key: "ab"}, {Key: "xb"}, {Key: ""}, {Key: "b"}, {Key: "xb"}, {Key: "abc"}}
 	for key, want := range map[string]int{"ab": 0, "xb": 1, "": 2, "b": 3, "abc": 5, "zb": -1, "bc": -1, "abcd": -1} {
 		if got := indexOfKey(items, key); got != want {
 			t.Errorf("indexOfKey(%q) = %d, want %d", key, got, want)
+		}
+	}
+	for key, want := range map[string]int{"ab": 0, "xb": 4, "": 2, "b": 3, "abc": 5, "zb": -1, "bc": -1, "abcd": -1} {
+		if got := lastIndexOfKey(items, key); got != want {
+			t.Errorf("lastIndexOfKey(%q) = %d, want %d", key, got, want)
 		}
 	}
 }

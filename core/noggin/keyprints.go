@@ -101,10 +101,8 @@ func (kp *keyPrints) first(items []*Item, key string, from int) int {
 // (see first).
 func (kp *keyPrints) last(items []*Item, key string, to int) int {
 	n := min(len(kp.at), to)
-	for i := to - 1; i >= n; i-- {
-		if items[i].Key == key {
-			return i
-		}
+	if i := lastIndexOfKey(items[n:to], key); i >= 0 {
+		return n + i
 	}
 	p := keyPrint(key)
 	for i := n - 1; i >= 0; i-- {
