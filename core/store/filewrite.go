@@ -353,13 +353,15 @@ const previousSuffix = ".previous"
 // BenchmarkUpdate 10k 12.0–12.5 → 11.4–11.9 ms.) The link costs a
 // file's worth of disk, and keeps the version before the last write at
 // hand. Where the link cannot be made (a file system without hard links,
-// the name taken by a directory), the rename frees the old file as
-// before.
+// the name taken by a directory, which is never removed, even empty), the
+// rename frees the old file as before.
 func (s *fileStore) dropPrevious() (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = s.fsy.Remove(s.name + previousSuffix)
+		if fi, err := s.fsy.Stat(s.name + previousSuffix); err == nil && !fi.IsDir() {
+			_ = s.fsy.Remove(s.name + previousSuffix)
+		}
 	}()
 	return func() { <-done }
 }

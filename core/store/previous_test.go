@@ -70,25 +70,32 @@ func TestPreviousVersion(t *testing.T) {
 	}
 }
 
-// A name taken by something that is not a noggin's previous version (here
-// a directory with a file in it) is left alone, and the write succeeds
-// without keeping one.
+// A name taken by something that is not a noggin's previous version (a
+// directory, with a file in it or empty) is left alone, and the write
+// succeeds without keeping one.
 func TestPreviousNameTaken(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "x.yaml")
-	mustAdd(t, mustOpen(t, p, Options{}), "k0")
-	inside := filepath.Join(p+previousSuffix, "mine")
-	if err := os.Mkdir(p+previousSuffix, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(inside, []byte("keep"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	mustAdd(t, mustOpen(t, p, Options{MapFiles: true}), "k1")
-	if got, err := os.ReadFile(inside); err != nil || string(got) != "keep" {
-		t.Errorf("%s: %q, %v", inside, got, err)
-	}
-	if keys := fileKeys(t, p); !slices.Equal(keys, []string{"k0", "k1"}) {
-		t.Errorf("keys %v", keys)
+	for _, inside := range []string{"mine", ""} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "x.yaml")
+		mustAdd(t, mustOpen(t, p, Options{}), "k0")
+		if err := os.Mkdir(p+previousSuffix, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if inside != "" {
+			if err := os.WriteFile(filepath.Join(p+previousSuffix, inside), []byte("keep"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mustAdd(t, mustOpen(t, p, Options{MapFiles: true}), "k1")
+		if inside != "" {
+			if got, err := os.ReadFile(filepath.Join(p+previousSuffix, inside)); err != nil || string(got) != "keep" {
+				t.Errorf("%s: %q, %v", inside, got, err)
+			}
+		} else if fi, err := os.Stat(p + previousSuffix); err != nil || !fi.IsDir() {
+			t.Errorf("the empty directory is gone: %v", err)
+		}
+		if keys := fileKeys(t, p); !slices.Equal(keys, []string{"k0", "k1"}) {
+			t.Errorf("keys %v", keys)
+		}
 	}
 }
