@@ -249,7 +249,7 @@ func estimateSize(doc *noggin.Document) int {
 		for _, no := range it.Notes {
 			n += 48 + len(no.Timestamp) + len(no.Text) + len(no.Text)/8
 		}
-		for _, f := range it.Extra {
+		for _, f := range it.ExtraFields() {
 			n += 64 + len(f.Name)
 		}
 	}

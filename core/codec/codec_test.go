@@ -64,7 +64,7 @@ func TestSpecExampleContent(t *testing.T) {
 	}
 	it := doc.Items[0]
 	if it.Title != "root" || it.ParentKey != "" || it.Done || *it.CreatedAt != "2026-12-02T12:52:24.117Z" ||
-		it.Notes[0].Text != "line1\nline2" || it.Order != nil || doc.Order != nil {
+		it.Notes[0].Text != "line1\nline2" || it.Foreign != nil || doc.Order != nil {
 		t.Errorf("item = %+v", it)
 	}
 	if !doc.Items[1].Done || doc.Items[1].ParentKey != it.Key || doc.Items[1].Notes[0].Text != "closed" {
@@ -203,9 +203,9 @@ func TestDecodeNormalises(t *testing.T) {
 				{Text: "5"}, {Text: "null"}, {Timestamp: "7", Text: "true"}, {Timestamp: "2026-01-01T00:00:00Z", Text: "1,2"}}}}}},
 		{"167 legacy and extra fields (json)", `{"schemaVersion": 1, "active": null, "items": [{"key": "a", "parentKey": null, "title": "t", "done": false, "closedAt": "x", "extra": 42, "notes": []}], "topExtra": {"z": [true]}}`, true,
 			&noggin.Document{
-				Items: []*noggin.Item{{Key: "a", Title: "t", Notes: []noggin.Note{},
+				Items: []*noggin.Item{{Key: "a", Title: "t", Notes: []noggin.Note{}, Foreign: &noggin.Foreign{
 					Order: []string{"key", "parentKey", "title", "done", "extra", "notes"},
-					Extra: []noggin.Field{{Name: "extra", Value: noggin.Number("42")}}}},
+					Extra: []noggin.Field{{Name: "extra", Value: noggin.Number("42")}}}}},
 				Order: []string{"schemaVersion", "active", "items", "topExtra"},
 				Extra: []noggin.Field{{Name: "topExtra", Value: noggin.Map{{Name: "z", Value: []any{true}}}}},
 			}},
@@ -213,7 +213,7 @@ func TestDecodeNormalises(t *testing.T) {
 			&noggin.Document{Active: "k", Items: []*noggin.Item{{Key: "k", Title: "123", Done: true, CreatedAt: str("2026-01-01T00:00:00Z"), Notes: []noggin.Note{}}}}},
 		{"null createdAt kept in order", "schemaVersion: 1\nactive: null\nitems:\n  - key: k\n    parentKey: null\n    title: x\n    done: 0\n    createdAt: null\n    notes: []\n", false,
 			&noggin.Document{Items: []*noggin.Item{{Key: "k", Title: "x", Notes: []noggin.Note{},
-				Order: []string{"key", "parentKey", "title", "done", "createdAt", "notes"}}}}},
+				Foreign: &noggin.Foreign{Order: []string{"key", "parentKey", "title", "done", "createdAt", "notes"}}}}}},
 		{"number forms", "schemaVersion: 0x1\nactive: null\nitems: []\nn: [0o17, 1_000, 1e3, .5, -0, .inf, -.Inf, .nan, 012, 1e21, 0.0000001, 1:30]\n", false,
 			&noggin.Document{Items: []*noggin.Item{},
 				Order: []string{"schemaVersion", "active", "items", "n"},
@@ -228,7 +228,7 @@ func TestDecodeNormalises(t *testing.T) {
 			&noggin.Document{Active: "b", Items: []*noggin.Item{}}},
 		{"anchors and merge", "schemaVersion: 1\nactive: null\nbase: &b {title: t, done: true}\nitems:\n  - <<: *b\n    key: k\n    notes: []\n", false,
 			&noggin.Document{Items: []*noggin.Item{{Key: "k", Title: "t", Done: true, Notes: []noggin.Note{},
-				Order: []string{"title", "done", "key", "notes"}}},
+				Foreign: &noggin.Foreign{Order: []string{"title", "done", "key", "notes"}}}},
 				Order: []string{"schemaVersion", "active", "base", "items"},
 				Extra: []noggin.Field{{Name: "base", Value: noggin.Map{{Name: "title", Value: "t"}, {Name: "done", Value: true}}}}}},
 	} {
@@ -260,7 +260,7 @@ func dump(d *noggin.Document) string {
 func itemOrders(d *noggin.Document) string {
 	var b strings.Builder
 	for _, it := range d.Items {
-		b.WriteString(" [" + strings.Join(it.Order, ",") + "]")
+		b.WriteString(" [" + strings.Join(it.FieldOrder(), ",") + "]")
 	}
 	return b.String()
 }
@@ -349,9 +349,9 @@ func TestWriteStreams(t *testing.T) {
 func TestWriteInParallel(t *testing.T) {
 	for _, n := range []int{parallelItems, parallelItems + blockItems*3 + 17} {
 		doc := sampledoc.Doc(n, int64(n))
-		doc.Items[7].Order = []string{"title", "key", "parentKey", "done", "notes", "color"}
-		doc.Items[7].Extra = []noggin.Field{{Name: "color", Value: "blue"}}
-		doc.Items[n-1].Extra = []noggin.Field{{Name: "x", Value: noggin.Number("1")}}
+		doc.Items[7].Foreign = &noggin.Foreign{Order: []string{"title", "key", "parentKey", "done", "notes", "color"},
+			Extra: []noggin.Field{{Name: "color", Value: "blue"}}}
+		doc.Items[n-1].Foreign = &noggin.Foreign{Extra: []noggin.Field{{Name: "x", Value: noggin.Number("1")}}}
 		doc.Order = []string{"schemaVersion", "items", "active", "extra"}
 		doc.Extra = []noggin.Field{{Name: "extra", Value: true}}
 		var y bytes.Buffer

@@ -453,10 +453,11 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 			giveUp()
 		}
 		if !isDefaultItemOrder(&st) {
-			st.it.Order = make([]string, 0, st.n)
+			order := make([]string, 0, st.n)
 			for _, f := range st.order[:st.n] {
-				st.it.Order = append(st.it.Order, itemFieldNames[f])
+				order = append(order, itemFieldNames[f])
 			}
+			st.it.Foreign = &noggin.Foreign{Order: order}
 		}
 	}
 	// Every slab entry is an item, in order: the result is built once, at

@@ -80,7 +80,9 @@ func jsonView(doc *noggin.Document) *noggin.Document {
 	d.Items = make([]*noggin.Item, len(doc.Items))
 	for i, it := range doc.Items {
 		c := *it
-		c.Extra = fix(it.Extra)
+		if it.Foreign != nil {
+			c.Foreign = &noggin.Foreign{Order: it.Foreign.Order, Extra: fix(it.Foreign.Extra)}
+		}
 		d.Items[i] = &c
 	}
 	return &d

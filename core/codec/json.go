@@ -557,7 +557,7 @@ func appendJSONItem(b []byte, it *noggin.Item) []byte {
 			b = jsonIndent(b, 3)
 			b = append(b, ']')
 		default:
-			v, _ := getField(it.Extra, name)
+			v, _ := getField(it.ExtraFields(), name)
 			b = appendJSONValue(b, v, 3)
 		}
 	}

@@ -83,16 +83,15 @@ var defaultItemOrder = []string{fKey, fParentKey, fTitle, fDone, fCreatedAt, fNo
 var defaultItemOrderNoCreated = []string{fKey, fParentKey, fTitle, fDone, fNotes}
 var defaultDocOrder = []string{fSchemaVersion, fActive, fItems}
 
-// canonItemOrder drops an item's Order when writing the default layout
-// gives the same result.
-func canonItemOrder(it *noggin.Item) {
-	if len(it.Extra) != 0 {
-		return
+// canonItemOrder reports whether an item read with these fields in this
+// order (createdAt among them or not) is written the same in the default
+// layout: it then needs no Foreign.
+func canonItemOrder(order []string, extra []noggin.Field, created bool) bool {
+	if len(extra) != 0 {
+		return false
 	}
-	if it.CreatedAt != nil && slices.Equal(it.Order, defaultItemOrder) ||
-		it.CreatedAt == nil && slices.Equal(it.Order, defaultItemOrderNoCreated) {
-		it.Order = nil
-	}
+	return created && slices.Equal(order, defaultItemOrder) ||
+		!created && slices.Equal(order, defaultItemOrderNoCreated)
 }
 
 func canonDocOrder(d *noggin.Document) {
@@ -176,7 +175,8 @@ func buildItem(it *noggin.Item, im noggin.Map) error {
 		ts, _ := get(nm, fTimestamp)
 		it.Notes[j] = noggin.Note{Timestamp: toTimestamp(ts), Text: jstext.String(text)}
 	}
-	it.Order = make([]string, 0, len(im))
+	order := make([]string, 0, len(im))
+	var extra []noggin.Field
 	for _, f := range im {
 		switch f.Name {
 		case fKey:
@@ -193,10 +193,12 @@ func buildItem(it *noggin.Item, im noggin.Map) error {
 		case fClosedAt, fPushedAt:
 			continue
 		default:
-			it.Extra = append(it.Extra, f)
+			extra = append(extra, f)
 		}
-		it.Order = append(it.Order, f.Name)
+		order = append(order, f.Name)
 	}
-	canonItemOrder(it)
+	if !canonItemOrder(order, extra, it.CreatedAt != nil) {
+		it.Foreign = &noggin.Foreign{Order: order, Extra: extra}
+	}
 	return nil
 }

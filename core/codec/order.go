@@ -59,25 +59,26 @@ func docOrder(doc *noggin.Document) []string {
 // they did not have are appended only when they carry a non-default value
 // (as the original tool appends properties it assigns).
 func itemOrder(it *noggin.Item) []string {
-	if it.Order == nil && len(it.Extra) == 0 {
+	order, extra := it.FieldOrder(), it.ExtraFields()
+	if order == nil && len(extra) == 0 {
 		if it.CreatedAt == nil {
 			return defaultItemOrderNoCreated
 		}
 		return defaultItemOrder
 	}
-	out := make([]string, 0, len(it.Order)+len(it.Extra)+6)
-	if it.Order == nil {
+	out := make([]string, 0, len(order)+len(extra)+6)
+	if order == nil {
 		if it.CreatedAt == nil {
 			out = append(out, defaultItemOrderNoCreated...)
 		} else {
 			out = append(out, defaultItemOrder...)
 		}
 	} else {
-		for _, n := range it.Order {
+		for _, n := range order {
 			switch n {
 			case fKey, fParentKey, fTitle, fDone, fCreatedAt, fNotes:
 			default:
-				if _, ok := getField(it.Extra, n); !ok {
+				if _, ok := getField(extra, n); !ok {
 					continue
 				}
 			}
@@ -97,7 +98,7 @@ func itemOrder(it *noggin.Item) []string {
 		add(fCreatedAt, it.CreatedAt != nil)
 		add(fNotes, true)
 	}
-	for _, f := range it.Extra {
+	for _, f := range extra {
 		if !contains(out, f.Name) {
 			out = append(out, f.Name)
 		}

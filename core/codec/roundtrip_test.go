@@ -158,21 +158,22 @@ func randDoc(r *rand.Rand, json bool) *noggin.Document {
 			it.Notes = append(it.Notes, nt)
 		}
 		if r.Intn(4) == 0 {
-			it.Extra = randMap(r, 1, json)
+			extra := randMap(r, 1, json)
 			order := []string{fKey, fParentKey, fTitle, fDone, fNotes}
 			if it.CreatedAt != nil || r.Intn(2) == 0 {
 				order = append(order, fCreatedAt)
 			}
-			for _, f := range it.Extra {
+			for _, f := range extra {
 				order = append(order, f.Name)
 			}
 			r.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
-			it.Order = order
-			it.Extra = sortExtra(it.Extra, order)
-			if len(it.Extra) == 0 {
-				it.Extra = nil
+			extra = sortExtra(extra, order)
+			if len(extra) == 0 {
+				extra = nil
 			}
-			canonItemOrder(it)
+			if !canonItemOrder(order, extra, it.CreatedAt != nil) {
+				it.Foreign = &noggin.Foreign{Order: order, Extra: extra}
+			}
 		}
 		doc.Items = append(doc.Items, it)
 	}

@@ -154,7 +154,7 @@ func appendItem(b []byte, it *noggin.Item) []byte {
 	if it.Undecoded() {
 		panic("codec: an item a lazy read left undecoded reached the encoder")
 	}
-	if it.Order == nil && len(it.Extra) == 0 {
+	if it.FieldOrder() == nil && len(it.ExtraFields()) == 0 {
 		return appendDefaultItem(b, it)
 	}
 	order := itemOrder(it)
@@ -209,7 +209,7 @@ func appendItem(b []byte, it *noggin.Item) []byte {
 				b = appendScalar(b, n.Text, 5, false)
 			}
 		default:
-			v, _ := getField(it.Extra, name)
+			v, _ := getField(it.ExtraFields(), name)
 			b = appendPair(b, name, v, 2)
 		}
 	}

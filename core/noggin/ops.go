@@ -284,8 +284,7 @@ func (a *applier) add(op *Op) error {
 		Title:     src.Title,
 		Done:      src.Done,
 		Notes:     append(make([]Note, 0, len(src.Notes)), src.Notes...),
-		Order:     src.Order,
-		Extra:     src.Extra,
+		Foreign:   src.Foreign,
 	}
 	if src.CreatedAt != nil {
 		c := *src.CreatedAt

@@ -33,7 +33,7 @@ func lazyCopy(doc *Document, decodes *int, err error) *Document {
 	poison := "undecoded"
 	for _, it := range doc.Items {
 		c := &Item{Key: it.Key, ParentKey: it.ParentKey, Title: poison, Done: !it.Done, CreatedAt: &poison,
-			Notes: []Note{{Text: poison}}, Order: []string{poison}, Extra: []Field{{Name: poison}}}
+			Notes: []Note{{Text: poison}}, Foreign: &Foreign{Order: []string{poison}, Extra: []Field{{Name: poison}}}}
 		c.LeaveUndecoded(fromItem{full: it, decodes: decodes, err: err})
 		out.Items = append(out.Items, c)
 	}

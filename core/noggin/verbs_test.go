@@ -207,7 +207,7 @@ func TestPushCases(t *testing.T) {
 					t.Errorf("createdAt %v", n.CreatedAt)
 				}
 				it := s.doc.Items[0]
-				if it.Order != nil || it.Notes == nil {
+				if it.Foreign != nil || it.Notes == nil {
 					t.Errorf("new item shape %+v", it)
 				}
 			}},

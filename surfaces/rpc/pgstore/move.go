@@ -60,7 +60,7 @@ func (db *DB) Import(ctx context.Context, name string, doc *noggin.Document, rep
 			pgx.CopyFromSlice(len(doc.Items), func(i int) ([]any, error) {
 				it := doc.Items[i]
 				var extra *string
-				if it.Order != nil || len(it.Extra) > 0 {
+				if it.FieldOrder() != nil || len(it.ExtraFields()) > 0 {
 					e := string(codec.EncodeItem(it))
 					extra = &e
 				}

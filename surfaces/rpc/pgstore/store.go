@@ -572,7 +572,7 @@ func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Docu
 
 func queueInsert(b *pgx.Batch, id int64, it *noggin.Item, pos string) {
 	var extra *string
-	if it.Order != nil || len(it.Extra) > 0 {
+	if it.FieldOrder() != nil || len(it.ExtraFields()) > 0 {
 		e := string(codec.EncodeItem(it))
 		extra = &e
 	}

@@ -67,7 +67,7 @@ func TestDocumentSnapshotShape(t *testing.T) {
 	c := "2026-01-01T00:00:00.000Z"
 	doc := &noggin.Document{Active: "gone", Items: []*noggin.Item{
 		{Key: "a", Title: "A", CreatedAt: &c, Notes: []noggin.Note{{Text: "t"}},
-			Extra: []noggin.Field{noggin.F("x", 1)}},
+			Foreign: &noggin.Foreign{Extra: []noggin.Field{noggin.F("x", 1)}}},
 		{Key: "b", ParentKey: "a", Title: "B", Done: true},
 	}}
 	p := DocumentToProto(doc)
@@ -75,7 +75,7 @@ func TestDocumentSnapshotShape(t *testing.T) {
 		t.Errorf("dangling active should be absent, got %q", p.GetActive())
 	}
 	back := DocumentFromProto(p)
-	if back.Active != "" || len(back.Items) != 2 || back.Items[0].Extra != nil ||
+	if back.Active != "" || len(back.Items) != 2 || back.Items[0].Foreign != nil ||
 		*back.Items[0].CreatedAt != c || back.Items[1].CreatedAt != nil ||
 		back.Items[0].Notes[0].Timestamp != "" || back.Items[1].ParentKey != "a" {
 		t.Errorf("unexpected %+v", back)
