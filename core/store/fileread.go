@@ -96,43 +96,36 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 // and dropPages): a long-lived store checks a large noggin before every
 // write without holding all of it. ok is false if the file was cut short
 // under the mapping; the caller runs it under guard, for its own reads.
-func crc32Dropping(m []byte) (sum uint32, ok bool) { return crc32Of(m, dropPages) }
-
-// crc32Of is crc32Dropping, telling drop (when not nil) of each step read.
+// (A one-shot process's lazy read checks the file as it scans it instead:
+// see scanSum.)
 //
 // From crcSplitMin bytes it reads the two halves of m at once and combines
 // their CRCs (crc32Combine): 5.0–5.9 ms instead of 10.1–10.7 ms for a
 // 40 MB mapping (BenchmarkCRC32Dropping), and a CLI `show` on 100k items
 // took 44–53 ms instead of 50–55 ms (medians, interleaved).
-//
-// A one-shot process's lazy read passes nil: its scan of the items, next,
-// drops the pages as it goes, and finds them still mapped instead of
-// faulting them in again (a CLI `show --json`, medians of 41 interleaved
-// runs: 10k items 6.46 → 6.19 ms, 100k items 32.0 → 31.1 ms, at a peak
-// RSS of 47.7 MB instead of 46.4 MB on 100k items).
-func crc32Of(m []byte, drop func([]byte)) (sum uint32, ok bool) {
+func crc32Dropping(m []byte) (sum uint32, ok bool) {
 	if len(m) < crcSplitMin {
-		return crc32Steps(m, drop), true
+		return crc32Steps(m, dropPages), true
 	}
 	half := len(m) / 2
 	var hi uint32
 	done := make(chan bool, 1)
-	go func() { done <- guard(func() { hi = crc32Steps(m[half:], drop) }) }()
+	go func() { done <- guard(func() { hi = crc32Steps(m[half:], dropPages) }) }()
 	waited := false
 	defer func() { // never leave the second half reading after a fault here
 		if !waited {
 			<-done
 		}
 	}()
-	lo := crc32Steps(m[:half], drop)
+	lo := crc32Steps(m[:half], dropPages)
 	ok, waited = <-done, true
 	return crc32Combine(lo, hi, int64(len(m)-half)), ok
 }
 
-// crcSplitMin is the size from which crc32Of reads in two halves.
+// crcSplitMin is the size from which crc32Dropping reads in two halves.
 const crcSplitMin = 1 << 20
 
-// crc32Steps is crc32Of in one pass.
+// crc32Steps is the CRC-32 of m in one pass, telling drop of each step read.
 func crc32Steps(m []byte, drop func([]byte)) uint32 {
 	h := crc32.NewIEEE()
 	inSteps(h, m, drop)

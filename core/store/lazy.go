@@ -72,9 +72,26 @@ func (s *fileStore) lazyLocked() (*noggin.Document, []byte, *codec.Source, strin
 	}
 	var doc *noggin.Document
 	var src *codec.Source
+	// The read and the CRC go over the file in one pass (scanSum); what
+	// the read made of it is used only if the CRC is the journal's.
+	var crc scanSum
+	checking := true
+	release := func(from, to int) {
+		if checking {
+			crc.passed(raw, from, to)
+		}
+		dropPages(raw[from:to])
+		if lazyPassed != nil {
+			lazyPassed()
+		}
+	}
 	if int64(len(raw)) == n && guard(func() {
-		if got, read := crc32Of(raw, nil); read && got == sum {
-			doc, src, ok = codec.DecodeYAMLLazy(raw, func(from, to int) { dropPages(raw[from:to]) }, guard, s.changedError())
+		doc, src, ok = codec.DecodeYAMLLazy(raw, release, guard, s.changedError())
+		checking = false // a write's copy releases too (see codec.Source)
+		if ok {
+			var got uint32
+			got, ok = crc.sum(raw)
+			ok = ok && got == sum
 		}
 	}) && doc != nil && ok {
 		// No CheckKeys: this build checked the keys before it wrote them.
@@ -83,6 +100,10 @@ func (s *fileStore) lazyLocked() (*noggin.Document, []byte, *codec.Source, strin
 	unmapFile(raw)
 	return nil, nil, nil, ""
 }
+
+// lazyPassed, when set (by tests), runs each time a lazy read has passed
+// and dropped a stretch of the file.
+var lazyPassed func()
 
 // decodeAll decodes every item of doc that a lazy read left undecoded,
 // for a write that encodes them all.
