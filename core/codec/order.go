@@ -59,13 +59,13 @@ func docOrder(doc *noggin.Document) []string {
 // they did not have are appended only when they carry a non-default value
 // (as the original tool appends properties it assigns).
 func itemOrder(it *noggin.Item) []string {
-	order, extra := it.FieldOrder(), it.ExtraFields()
-	if order == nil && len(extra) == 0 {
+	if !it.HasForeignFields() {
 		if it.CreatedAt == nil {
 			return defaultItemOrderNoCreated
 		}
 		return defaultItemOrder
 	}
+	order, extra := it.FieldOrder(), it.ExtraFields()
 	out := make([]string, 0, len(order)+len(extra)+6)
 	if order == nil {
 		if it.CreatedAt == nil {

@@ -154,7 +154,7 @@ func appendItem(b []byte, it *noggin.Item) []byte {
 	if it.Undecoded() {
 		panic("codec: an item a lazy read left undecoded reached the encoder")
 	}
-	if it.FieldOrder() == nil && len(it.ExtraFields()) == 0 {
+	if !it.HasForeignFields() {
 		return appendDefaultItem(b, it)
 	}
 	order := itemOrder(it)

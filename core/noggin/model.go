@@ -70,6 +70,13 @@ type Foreign struct {
 	Extra []Field
 }
 
+// HasForeignFields reports whether the item has a field order of its own
+// or fields noggin does not know: whether it is written otherwise than in
+// noggin's own layout.
+func (it *Item) HasForeignFields() bool {
+	return it.Foreign != nil && (it.Foreign.Order != nil || len(it.Foreign.Extra) > 0)
+}
+
 // FieldOrder is the item's field order as loaded (nil for noggin's own).
 func (it *Item) FieldOrder() []string {
 	if it.Foreign == nil {

@@ -59,15 +59,10 @@ func (db *DB) Import(ctx context.Context, name string, doc *noggin.Document, rep
 			[]string{"noggin", "key", "pos", "parent_key", "title", "done", "created_at", "extra"},
 			pgx.CopyFromSlice(len(doc.Items), func(i int) ([]any, error) {
 				it := doc.Items[i]
-				var extra *string
-				if it.FieldOrder() != nil || len(it.ExtraFields()) > 0 {
-					e := string(codec.EncodeItem(it))
-					extra = &e
-				}
 				for n, note := range it.Notes {
 					notes = append(notes, []any{id, []byte(it.Key), n, nullable(note.Timestamp), []byte(note.Text)})
 				}
-				return []any{id, []byte(it.Key), pos[i], nullable(it.ParentKey), []byte(it.Title), it.Done, nullablePtr(it.CreatedAt), extra}, nil
+				return []any{id, []byte(it.Key), pos[i], nullable(it.ParentKey), []byte(it.Title), it.Done, nullablePtr(it.CreatedAt), extraColumn(it)}, nil
 			}))
 		if err != nil {
 			return err

@@ -571,13 +571,8 @@ func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Docu
 }
 
 func queueInsert(b *pgx.Batch, id int64, it *noggin.Item, pos string) {
-	var extra *string
-	if it.FieldOrder() != nil || len(it.ExtraFields()) > 0 {
-		e := string(codec.EncodeItem(it))
-		extra = &e
-	}
 	b.Queue(`INSERT INTO items (noggin, key, pos, parent_key, title, done, created_at, extra) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		id, []byte(it.Key), pos, nullable(it.ParentKey), []byte(it.Title), it.Done, nullablePtr(it.CreatedAt), extra)
+		id, []byte(it.Key), pos, nullable(it.ParentKey), []byte(it.Title), it.Done, nullablePtr(it.CreatedAt), extraColumn(it))
 	for i, n := range it.Notes {
 		queueNote(b, id, it.Key, i, n)
 	}
@@ -593,6 +588,16 @@ func nullable(s string) []byte {
 		return nil
 	}
 	return []byte(s)
+}
+
+// extraColumn is an item's extra column: the item encoded whole (as JSON,
+// codec.EncodeItem) when it has foreign fields to keep, else NULL.
+func extraColumn(it *noggin.Item) *string {
+	if !it.HasForeignFields() {
+		return nil
+	}
+	e := string(codec.EncodeItem(it))
+	return &e
 }
 
 // nullablePtr maps nil to SQL NULL, and text (even "") to bytea.
