@@ -105,19 +105,19 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 // took 44–53 ms instead of 50–55 ms (medians, interleaved).
 func crc32Dropping(m []byte) (sum uint32, ok bool) {
 	if len(m) < crcSplitMin {
-		return crc32Steps(m, dropPages), true
+		return crc32Steps(m), true
 	}
 	half := len(m) / 2
 	var hi uint32
 	done := make(chan bool, 1)
-	go func() { done <- guard(func() { hi = crc32Steps(m[half:], dropPages) }) }()
+	go func() { done <- guard(func() { hi = crc32Steps(m[half:]) }) }()
 	waited := false
 	defer func() { // never leave the second half reading after a fault here
 		if !waited {
 			<-done
 		}
 	}()
-	lo := crc32Steps(m[:half], dropPages)
+	lo := crc32Steps(m[:half])
 	ok, waited = <-done, true
 	return crc32Combine(lo, hi, int64(len(m)-half)), ok
 }
@@ -125,10 +125,10 @@ func crc32Dropping(m []byte) (sum uint32, ok bool) {
 // crcSplitMin is the size from which crc32Dropping reads in two halves.
 const crcSplitMin = 1 << 20
 
-// crc32Steps is the CRC-32 of m in one pass, telling drop of each step read.
-func crc32Steps(m []byte, drop func([]byte)) uint32 {
+// crc32Steps is crc32Dropping in one pass.
+func crc32Steps(m []byte) uint32 {
 	h := crc32.NewIEEE()
-	inSteps(h, m, drop)
+	inSteps(h, m, dropPages)
 	return h.Sum32()
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -373,21 +374,12 @@ type digestOrErr struct {
 }
 
 // digestWritten is the digest of the bytes of f, a file just written,
-// read from its start in 64 kB steps.
+// read from its start in 64 kB steps (at offsets: the writer's position
+// is left alone).
 func digestWritten(f *os.File) (string, error) {
 	var d digester
-	buf := make([]byte, 64<<10)
-	for off := int64(0); ; {
-		n, err := f.ReadAt(buf, off)
-		_, _ = d.Write(buf[:n])
-		off += int64(n)
-		if err == io.EOF {
-			return d.String(), nil
-		}
-		if err != nil {
-			return "", err
-		}
-	}
+	_, err := io.CopyBuffer(&d, io.NewSectionReader(f, 0, math.MaxInt64), make([]byte, 64<<10))
+	return d.String(), err
 }
 
 // unchanged reports whether the file's stamp is still st.

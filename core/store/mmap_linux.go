@@ -34,10 +34,10 @@ func mapFile(f *os.File, size int) (b []byte, ok bool) {
 // it. A one-shot process maps the file so to read it too: its one pass
 // (the lazy read, which checks the CRC as it goes, or the whole read)
 // reads a large file in two halves at once, which fault their pages in on
-// both cores, where populating maps
-// them all on one before the pass starts (CLI `show --json`, medians of
-// interleaved runs: 100k items 36.3 → 35.0 ms and 30.9 → 29.6 ms, 10k
-// items 6.46 → 6.38 ms and 5.95 → 5.77 ms, at the same peak RSS).
+// both cores, where populating maps them all on one before the pass
+// starts (CLI `show --json`, medians of interleaved runs: 100k items 36.3
+// → 35.0 ms and 30.9 → 29.6 ms, 10k items 6.46 → 6.38 ms and 5.95 → 5.77
+// ms, at the same peak RSS).
 func mapFileLazily(f *os.File, size int) (b []byte, ok bool) {
 	return mapFileFlags(f, size, 0)
 }
