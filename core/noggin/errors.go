@@ -84,6 +84,14 @@ const (
 	// CodeHistoryUnavailable is new in noggin for Go: the noggin's history
 	// could not be read (exit 1, data {detail}); the noggin itself works.
 	CodeHistoryUnavailable = "history-unavailable"
+	// CodeLockLost is new in noggin for Go: while a write held the noggin's
+	// lock, another process took it (the JavaScript tool takes a lock
+	// older than 30 s); nothing was written (exit 1, data {path}).
+	CodeLockLost = "lock-lost"
+	// CodeTooLarge is new in noggin for Go: a text or a request is over
+	// the size noggin accepts; nothing was written (exit 2, data {field,
+	// size, limit}).
+	CodeTooLarge = "too-large"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -145,6 +153,7 @@ var exitCodes = map[string]int{
 	CodeLocationRefused: 2, CodeUnknownArgument: 2, CodeCancelled: 130,
 	CodeUnavailable: 1, CodeUnauthenticated: 1, CodeQueryRequired: 2, CodeInvalidLimit: 2,
 	CodeUndoConflict: 1, CodeNothingToUndo: 1, CodeNothingToRedo: 1, CodeHistoryUnavailable: 1,
+	CodeLockLost: 1, CodeTooLarge: 2,
 }
 
 // Cancelled returns the cancelled error when ctx is done, else nil. Stores
@@ -298,7 +307,14 @@ func catalog(e *Error, detail string) string {
 	case CodeDisposed:
 		return "noggin is disposed"
 	case CodeReadOnly:
+		if p := str(e, "path"); p != "" {
+			return p + " is read-only: you may not write it (" + str(e, "detail") + "); nothing was written"
+		}
 		return "noggin is read-only"
+	case CodeLockLost:
+		return "another process took the lock on " + str(e, "path") + " while this write held it (the JavaScript noggin takes a lock older than 30 s); nothing was written; try again"
+	case CodeTooLarge:
+		return fmt.Sprintf("%s is %s bytes, over the limit of %s bytes; nothing was written", str(e, "field"), str(e, "size"), str(e, "limit"))
 	case CodeUnknownArgument:
 		if str(e, "known") == "" {
 			return fmt.Sprintf("unknown argument '%s'; it takes none", str(e, "argument"))

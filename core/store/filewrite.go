@@ -74,11 +74,11 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 			}
 		}
 	}
-	release, err := acquireLock(ctx, s.fsy, s.name, s.shown, s.timeout)
+	lk, err := acquireLock(ctx, s.fsy, s.name, s.shown, s.timeout)
 	if err != nil {
 		return nil, s.writeErr(err)
 	}
-	defer release()
+	defer lk.release()
 
 	// Re-read under the lock: the ops apply to the file as it is now.
 	st, err := s.stat()
@@ -189,7 +189,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		src = nil
 	}
 	s.itemsDigest = ""
-	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st, previous)
+	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st, previous, lk)
 	lastMapped = false // writeAtomic unmapped it
 	if err != nil {
 		return nil, s.writeErr(err)
@@ -237,10 +237,11 @@ func (s *fileStore) writeErr(err error) error {
 // copy. Either way the items are encoded instead. A mapped last is
 // unmapped once copied from, before the rename.
 //
+// lk is the lock, checked to be still ours just before the rename.
 // dropped waits for dropPrevious; the file being replaced is then linked
 // as <file>.previous before the rename, so that neither the rename nor
 // the end of a mapping of it frees it in line (see dropPrevious).
-func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp, dropped func()) (digest string, err error) {
+func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp, dropped func(), lk *lock) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666) // read back for its digest
 	if err != nil {
@@ -315,6 +316,14 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 		return "", err
 	}
 	dropped()
+	if beforeRename != nil {
+		beforeRename()
+	}
+	// The fence: a lock taken from us meanwhile (the original takes one
+	// older than 30 s) means another writer may have written since.
+	if lk.ours() != nil {
+		return "", noggin.NewError(noggin.CodeLockLost, noggin.F("path", s.shown))
+	}
 	_ = s.fsy.Link(s.name, s.name+previousSuffix) // none yet, or the name taken: the rename frees it
 	for attempt := 1; ; attempt++ {
 		err = s.fsy.Rename(tmp, s.name)
@@ -387,6 +396,10 @@ func (s *fileStore) unchanged(st stamp) bool {
 	now, err := s.stat()
 	return err == nil && now == st
 }
+
+// beforeRename, when set (by the fault tests), runs just before a write's
+// fence and rename.
+var beforeRename func()
 
 // beforeSplice, when set (by tests), runs just before a write copies
 // items from the mapped file.

@@ -20,37 +20,48 @@ import (
 )
 
 // The original tool's lock protocol (docs/file-format.md).
-const (
-	defaultLockTimeout = 5 * time.Second
-	staleAfterMillis   = 30000
-)
+const defaultLockTimeout = 5 * time.Second
 
-// acquireLock takes the cross-process lock <name>.lock: a directory holding
-// a pid file "<pid>\n<epoch-ms>\n". Stale locks (holder dead, or older
-// than 30 s) are reclaimed. It gives up with lock-timeout after timeout,
-// and with cancelled as soon as ctx is done.
-// display is the file as the message names it. The returned func
-// releases the lock.
-func acquireLock(ctx context.Context, fsy fsys, name, display string, timeout time.Duration) (func(), error) {
-	lock := name + ".lock"
+// staleAfter is the age at which the original judges a lock stale (a
+// variable for the fault tests).
+var staleAfter = 30 * time.Second
+
+// kernelMark is the third line of the pid file of a lock whose holder
+// also holds a kernel lock (flock) on the lock directory. The original
+// reads the first two lines only.
+const kernelMark = "flock"
+
+// lock is a held <file>.lock: the original's lock directory, and where the
+// platform has them, a kernel lock on that directory held by dir for as
+// long as the lock is ours. The kernel drops it when the holder dies, so a
+// live holder's lock is never judged stale, however long it stalls.
+type lock struct {
+	fsy  fsys
+	path string
+	dir  *os.File // open on the lock directory and flocked; nil: no kernel lock
+	pid  []byte   // our pid file
+}
+
+// errLockLost: the lock directory is no longer the one we hold.
+var errLockLost = errors.New("lock lost")
+
+// acquireLock takes the cross-process lock <name>.lock. A lock whose holder
+// holds no kernel lock is judged by the original's rule (holder dead, or
+// older than 30 s). It gives up with lock-timeout after timeout, and with
+// cancelled as soon as ctx is done. display is the file as messages name it.
+func acquireLock(ctx context.Context, fsy fsys, name, display string, timeout time.Duration) (*lock, error) {
+	path := name + ".lock"
 	start := time.Now()
 	for {
-		err := createLock(fsy, lock)
+		l, err := createLock(fsy, path)
 		if err == nil {
-			return func() { removeLock(fsy, lock) }, nil
+			return l, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
-		if pid, stale := lockIsStale(fsy, lock); stale {
-			// The holder may have released the lock and exited between our
-			// read of its pid file and the liveness probe, and a new holder
-			// may have taken it since: reclaim only a lock whose pid file is
-			// still the one judged stale (a dead holder's lock cannot change).
-			if b, err := fsy.ReadFile(lock + "/pid"); err == nil && bytes.Equal(b, pid) {
-				reclaimLock(fsy, lock, pid)
-			}
-			continue
+		if l := takeStale(fsy, path); l != nil {
+			return l, nil
 		}
 		if time.Since(start) >= timeout {
 			return nil, noggin.NewErrorDetail(noggin.CodeLockTimeout, display)
@@ -63,125 +74,232 @@ func acquireLock(ctx context.Context, fsy fsys, name, display string, timeout ti
 	}
 }
 
-// removeLock removes a lock directory. It is first renamed out of the way
-// (to <lock>.tmp-<pid>-<n>), so that a process dying half-way through the
-// removal leaves no lock without pid file behind (such a lock is never
-// stale and would block every writer); the leftover is cleaned up by the
-// next write.
-func removeLock(fsy fsys, lock string) {
-	tmp := lock + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(lockSeq.Add(1), 10)
-	if err := fsy.Rename(lock, tmp); err != nil {
-		_ = fsy.RemoveAll(lock)
+// pidContent is a new holder's pid file.
+func pidContent(kernel bool) []byte {
+	b := strconv.AppendInt(nil, int64(os.Getpid()), 10)
+	b = append(b, '\n')
+	b = strconv.AppendInt(b, time.Now().UnixMilli(), 10)
+	b = append(b, '\n')
+	if kernel {
+		b = append(b, kernelMark+"\n"...)
+	}
+	return b
+}
+
+// createLock creates the lock directory, failing with an fs.ErrExist
+// error when it exists. The directory is prepared under a temporary name
+// (<lock>.tmp-<pid>-<n>) with its pid file and kernel lock, then renamed
+// into place without replacing: the lock appears whole, create-or-fail
+// like the original's mkdir. Where that rename is not available it is the
+// original's mkdir, then the kernel lock, then the pid file.
+func createLock(fsy fsys, path string) (*lock, error) {
+	if _, ok := fsy.(osFS); ok && !atomicLocksOff.Load() {
+		l, err := createLockAtomic(path)
+		if !errors.Is(err, errNoAtomicRename) {
+			return l, err
+		}
+		atomicLocksOff.Store(true)
+	}
+	if err := fsy.Mkdir(path, 0o777); err != nil {
+		return nil, err
+	}
+	l := &lock{fsy: fsy, path: path}
+	if d, err := fsy.Open(path); err == nil {
+		if flock(d) == nil {
+			l.dir = d
+		} else {
+			_ = d.Close()
+		}
+	}
+	l.pid = pidContent(l.dir != nil)
+	_ = fsy.WriteFile(path+"/pid", l.pid, 0o666) // best effort, as the original
+	return l, nil
+}
+
+// createLockAtomic is createLock's renameat2 path.
+func createLockAtomic(path string) (*lock, error) {
+	tmp := tempName(path)
+	err := os.Mkdir(tmp, 0o777)
+	if errors.Is(err, fs.ErrExist) { // left by a dead process with our pid
+		_ = os.RemoveAll(tmp)
+		err = os.Mkdir(tmp, 0o777)
+	}
+	if err != nil {
+		return nil, errNoAtomicRename // the mkdir path reports it with the lock's name
+	}
+	l := &lock{fsy: osFS{}, path: path}
+	if d, err := openFile(tmp, os.O_RDONLY, 0); err == nil {
+		if flock(d) == nil {
+			l.dir = d
+		} else {
+			_ = d.Close()
+		}
+	}
+	l.pid = pidContent(l.dir != nil)
+	if err = writeFile(tmp+"/pid", l.pid, 0o666); err == nil {
+		if err = renameExclusive(tmp, path); err == nil {
+			return l, nil
+		}
+	}
+	l.closeDir()
+	_ = os.RemoveAll(tmp)
+	if errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOTEMPTY) {
+		return nil, fs.ErrExist
+	}
+	return nil, errNoAtomicRename
+}
+
+// takeStale takes over the lock at path if it is stale, and returns it
+// held, or nil. Taking over is winning the kernel lock on the directory
+// that is still at path: two waiters cannot both win it, and a holder
+// that is alive holds it. The directory stays; its pid file becomes ours.
+func takeStale(fsy fsys, path string) *lock {
+	old, err := fsy.ReadFile(path + "/pid")
+	if err != nil {
+		return nil
+	}
+	d, err := fsy.Open(path)
+	if err != nil {
+		return nil
+	}
+	ferr := flock(d)
+	if errors.Is(ferr, errLockHeld) {
+		_ = d.Close()
+		return nil // a live holder
+	}
+	if ferr != nil { // no kernel locks here: the original's reclaim
+		_ = d.Close()
+		if stale(old, false) {
+			reclaimLock(fsy, path, old)
+		}
+		return nil
+	}
+	l := &lock{fsy: fsy, path: path, dir: d, pid: pidContent(true)}
+	if !stale(old, true) || l.check(old) != nil {
+		l.closeDir()
+		return nil
+	}
+	tmp := tempName(path + "/pid")
+	if fsy.WriteFile(tmp, l.pid, 0o666) != nil || fsy.Rename(tmp, path+"/pid") != nil {
+		_ = fsy.Remove(tmp)
+		l.closeDir()
+		return nil
+	}
+	return l
+}
+
+// stale applies the staleness rule to a pid file: an unreadable or garbled
+// one is not stale; one whose holder held a kernel lock is stale once we
+// hold that lock (unlocked is held true); otherwise a timestamp at least
+// 30 s old or a dead holder is.
+func stale(pid []byte, unlocked bool) bool {
+	lines := strings.Split(string(pid), "\n")
+	if len(lines) < 2 {
+		return false
+	}
+	p, ok1 := jsNumber(lines[0])
+	ts, ok2 := jsNumber(lines[1])
+	if !ok1 || !ok2 {
+		return false
+	}
+	if unlocked && len(lines) > 2 && lines[2] == kernelMark {
+		return true
+	}
+	if float64(time.Now().UnixMilli())-ts >= float64(staleAfter.Milliseconds()) {
+		return true
+	}
+	return !pidAlive(p)
+}
+
+// check reports whether the directory at l.path is still the one l holds
+// and its pid file is pid (the fence before a write's rename: the original
+// takes a lock older than 30 s from a live holder).
+func (l *lock) check(pid []byte) error {
+	if l.dir == nil {
+		b, err := l.fsy.ReadFile(l.path + "/pid")
+		if err != nil || !bytes.Equal(b, pid) {
+			return errLockLost
+		}
+		return nil
+	}
+	held, err1 := l.dir.Stat()
+	now, err2 := l.fsy.Stat(l.path)
+	if err1 != nil || err2 != nil || !os.SameFile(held, now) {
+		return errLockLost
+	}
+	b, err := l.fsy.ReadFile(l.path + "/pid")
+	if err != nil || !bytes.Equal(b, pid) {
+		return errLockLost
+	}
+	return nil
+}
+
+// ours is the fence of a write: the lock is still ours.
+func (l *lock) ours() error { return l.check(l.pid) }
+
+// release removes the lock directory, then drops the kernel lock. It is
+// first renamed out of the way (to <lock>.tmp-<pid>-<n>), so that a process
+// dying half-way through the removal leaves no lock without pid file
+// behind (such a lock is never stale and would block every writer); the
+// leftover is cleaned up by the next write. A lock that is no longer ours
+// is left alone.
+func (l *lock) release() {
+	defer l.closeDir()
+	if l.check(l.pid) != nil {
+		return
+	}
+	tmp := tempName(l.path)
+	if err := l.fsy.Rename(l.path, tmp); err != nil {
+		_ = l.fsy.RemoveAll(l.path)
 		return
 	}
 	// The lock holds its pid file only, unless another tool put more in
 	// it: two calls, where RemoveAll makes seven.
-	if fsy.Remove(tmp+"/pid") != nil || fsy.Remove(tmp) != nil {
-		_ = fsy.RemoveAll(tmp)
+	if l.fsy.Remove(tmp+"/pid") != nil || l.fsy.Remove(tmp) != nil {
+		_ = l.fsy.RemoveAll(tmp)
 	}
 }
 
-// reclaimLock removes a lock judged stale from its pid file content pid.
-// Another waiter may have reclaimed it first and a new holder taken the
-// lock since: the lock is moved aside, and put back if its pid file is no
-// longer the one judged stale (the original removes it blindly).
-func reclaimLock(fsy fsys, lock string, pid []byte) {
-	tmp := lock + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(lockSeq.Add(1), 10)
-	if err := fsy.Rename(lock, tmp); err != nil {
+func (l *lock) closeDir() {
+	if l.dir != nil {
+		_ = l.dir.Close()
+		l.dir = nil
+	}
+}
+
+// reclaimLock removes a lock judged stale from its pid file content pid,
+// where there are no kernel locks. Another waiter may have reclaimed it
+// first and a new holder taken the lock since: the lock is moved aside,
+// and put back if its pid file is no longer the one judged stale.
+func reclaimLock(fsy fsys, path string, pid []byte) {
+	tmp := tempName(path)
+	if err := fsy.Rename(path, tmp); err != nil {
 		return // gone already
 	}
 	if b, err := fsy.ReadFile(tmp + "/pid"); err == nil && !bytes.Equal(b, pid) {
-		// A live holder's lock: give it back.
-		err := errNoAtomicRename
-		if _, ok := fsy.(osFS); ok {
-			err = renameExclusive(tmp, lock)
-		}
-		if errors.Is(err, errNoAtomicRename) {
-			err = fsy.Rename(tmp, lock)
-		}
-		if err == nil {
+		if fsy.Rename(tmp, path) == nil {
 			return
 		}
 	}
 	_ = fsy.RemoveAll(tmp)
 }
 
+// tempName is a temporary name beside name: <name>.tmp-<pid>-<n>.
+func tempName(name string) string {
+	return name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(lockSeq.Add(1), 10)
+}
+
 // errNoAtomicRename: the platform cannot rename without replacing.
 var errNoAtomicRename = errors.New("renameat2 RENAME_NOREPLACE not supported")
+
+// errLockHeld: another open file holds the kernel lock.
+var errLockHeld = errors.New("kernel lock held")
 
 // atomicLocksOff is set once renameExclusive turned out to be unsupported.
 var atomicLocksOff atomic.Bool
 
-// lockSeq numbers the temporary lock directories of this process.
+// lockSeq numbers the temporary names of this process.
 var lockSeq atomic.Uint64
-
-// createLock creates the lock directory with its pid file, failing with an
-// fs.ErrExist error when it exists.
-//
-// The original tool runs mkdir and then writes the pid file; a holder that
-// dies in between leaves a lock without pid file, which is never stale and
-// blocks every writer for good. On the unconfined file system (and where
-// the kernel supports renameat2 RENAME_NOREPLACE) we instead prepare the
-// directory with its pid file under a temporary name
-// (<lock>.tmp-<pid>-<n>) and rename it into place without
-// replacing: the lock appears atomically with its pid file and is
-// create-or-fail exactly like mkdir, so both protocols interoperate.
-func createLock(fsy fsys, lock string) error {
-	pid := []byte(strconv.Itoa(os.Getpid()) + "\n" + strconv.FormatInt(time.Now().UnixMilli(), 10) + "\n")
-	if _, ok := fsy.(osFS); ok && !atomicLocksOff.Load() {
-		tmp := lock + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(lockSeq.Add(1), 10)
-		err := os.Mkdir(tmp, 0o777)
-		if errors.Is(err, fs.ErrExist) { // left by a dead process with our pid
-			_ = os.RemoveAll(tmp)
-			err = os.Mkdir(tmp, 0o777)
-		}
-		if err == nil {
-			err = writeFile(tmp+"/pid", pid, 0o666)
-			if err == nil {
-				err = renameExclusive(tmp, lock)
-				if err == nil {
-					return nil
-				}
-			}
-			_ = os.RemoveAll(tmp)
-			if errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOTEMPTY) {
-				return fs.ErrExist
-			}
-			if errors.Is(err, errNoAtomicRename) {
-				atomicLocksOff.Store(true)
-			}
-		}
-		// Anything unexpected: fall back to the original's mkdir, which
-		// also reports errors with the lock's own name.
-	}
-	err := fsy.Mkdir(lock, 0o777)
-	if err == nil {
-		_ = fsy.WriteFile(lock+"/pid", pid, 0o666) // best effort, as the original
-	}
-	return err
-}
-
-// lockIsStale applies the staleness rule: an unreadable or garbled pid file
-// is not stale; a timestamp at least 30 s old or a dead holder is.
-func lockIsStale(fsy fsys, lock string) (pid []byte, stale bool) {
-	b, err := fsy.ReadFile(lock + "/pid")
-	if err != nil {
-		return nil, false
-	}
-	lines := strings.Split(string(b), "\n")
-	if len(lines) < 2 {
-		return nil, false
-	}
-	p, ok1 := jsNumber(lines[0])
-	ts, ok2 := jsNumber(lines[1])
-	if !ok1 || !ok2 {
-		return nil, false
-	}
-	if float64(time.Now().UnixMilli())-ts >= staleAfterMillis {
-		return b, true
-	}
-	return b, !pidAlive(p)
-}
 
 // jsNumber parses like JavaScript's Number(): surrounding white space is
 // ignored, the empty string is 0, the result must be finite.

@@ -120,7 +120,7 @@ func TestLockFileContent(t *testing.T) {
 			}
 			fsy, name = r, "x.yaml"
 		}
-		release, err := acquireLock(context.Background(), fsy, name, p, time.Second)
+		lk, err := acquireLock(context.Background(), fsy, name, p, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,10 +130,10 @@ func TestLockFileContent(t *testing.T) {
 		}
 		lines := strings.Split(string(b), "\n")
 		ms, _ := strconv.ParseInt(lines[1], 10, 64)
-		if len(lines) != 3 || lines[0] != strconv.Itoa(os.Getpid()) || lines[2] != "" || time.Now().UnixMilli()-ms > 60000 {
+		if len(lines) != 4 || lines[0] != strconv.Itoa(os.Getpid()) || lines[2] != kernelMark || lines[3] != "" || time.Now().UnixMilli()-ms > 60000 {
 			t.Errorf("pid file = %q", b)
 		}
-		release()
+		lk.release()
 		if names := dirNames(t, filepath.Dir(p)); len(names) != 0 {
 			t.Errorf("after release: %v", names)
 		}
@@ -311,20 +311,31 @@ func TestReclaimPutsBackAFreshLock(t *testing.T) {
 
 // TestRemoveLockLeavesNothing: a released lock is gone with everything in
 // it, its pid file alone (the usual case) or more that another tool put
-// there, or no pid file at all.
+// there; a lock that is no longer ours (its pid file changed) is left.
 func TestRemoveLockLeavesNothing(t *testing.T) {
-	for name, files := range map[string][]string{"pid file": {"pid"}, "pid file and more": {"pid", "other"}, "empty": nil} {
-		t.Run(name, func(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		extra map[string]string
+		left  int
+	}{
+		{"pid file", nil, 0},
+		{"pid file and more", map[string]string{"other": "x"}, 0},
+		{"pid file replaced by another holder's", map[string]string{"pid": "1\n1\n"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "n.yaml")
-			plantLock(t, p, nil)
-			for _, f := range files {
-				if err := os.WriteFile(p+".lock/"+f, []byte("x"), 0o666); err != nil {
+			lk, err := acquireLock(context.Background(), osFS{}, p, p, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for f, content := range tc.extra {
+				if err := os.WriteFile(p+".lock/"+f, []byte(content), 0o666); err != nil {
 					t.Fatal(err)
 				}
 			}
-			removeLock(osFS{}, p+".lock")
+			lk.release()
 			left, err := os.ReadDir(filepath.Dir(p))
-			if err != nil || len(left) != 0 {
+			if err != nil || len(left) != tc.left {
 				t.Fatalf("left behind: %v %v", left, err)
 			}
 		})

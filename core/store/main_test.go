@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -24,6 +25,10 @@ func TestMain(m *testing.M) {
 		os.Exit(childWriter(false))
 	case "crashwriter":
 		os.Exit(childWriter(true))
+	case "ackwriter":
+		os.Exit(childAckWriter())
+	case "stallwriter":
+		os.Exit(childStallWriter())
 	default:
 		fmt.Fprintln(os.Stderr, "unknown child mode")
 		os.Exit(3)
@@ -79,4 +84,42 @@ func keysOf(doc *noggin.Document) []string {
 // planOf is a write whose plan needs no history.
 func planOf(plan func(*noggin.Document) ([]noggin.Op, error)) noggin.Write {
 	return noggin.Write{Verb: "test", Plan: func(d *noggin.Document, _ *noggin.History) ([]noggin.Op, error) { return plan(d) }}
+}
+
+// childAckWriter appends items CHILD_PREFIX-0, -1, … to CHILD_FILE until
+// killed, printing each key once its write is acknowledged.
+func childAckWriter() int {
+	s, err := Open(context.Background(), os.Getenv("CHILD_FILE"), Options{LockTimeout: 60e9})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	for i := 0; ; i++ {
+		key := os.Getenv("CHILD_PREFIX") + "-" + strconv.Itoa(i)
+		if err := addItem(s, key); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Println(key)
+	}
+}
+
+// childStallWriter adds the item CHILD_PREFIX, stopping just before its
+// rename: it prints "holding" and waits for a line on standard input. It
+// prints "ok" or the error's code.
+func childStallWriter() int {
+	beforeRename = func() {
+		fmt.Println("holding")
+		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+	}
+	s, err := Open(context.Background(), os.Getenv("CHILD_FILE"), Options{LockTimeout: 60e9})
+	if err == nil {
+		err = addItem(s, os.Getenv("CHILD_PREFIX"))
+	}
+	if err != nil {
+		fmt.Println(errCode(err))
+		return 1
+	}
+	fmt.Println("ok")
+	return 0
 }

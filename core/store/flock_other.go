@@ -1,0 +1,11 @@
+//go:build !unix
+
+package store
+
+import (
+	"errors"
+	"os"
+)
+
+// flock: no kernel locks here; locks follow the original's rule alone.
+func flock(*os.File) error { return errors.ErrUnsupported }
