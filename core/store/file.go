@@ -28,12 +28,25 @@ type stamp struct {
 	ctime  int64 // ns
 	ino    uint64
 	dev    uint64
+	perm   fs.FileMode // what a write keeps: permission bits, owner, group
+	uid    int         // -1 where unknown
+	gid    int
 }
 
 func stampOf(fi fs.FileInfo) stamp {
-	st := stamp{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	st := stamp{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano(), perm: fi.Mode().Perm()}
 	st.ino, st.dev, st.ctime = sysStamp(fi)
+	st.uid, st.gid = sysOwner(fi)
 	return st
+}
+
+// filePerm is the mode for files made beside the noggin: no more readable
+// than the noggin (st: its stamp), or 0666 less the umask for a new one.
+func filePerm(st stamp) fs.FileMode {
+	if !st.exists {
+		return 0o666
+	}
+	return st.perm & 0o666
 }
 
 // fileStore is the file provider: one noggin file, its parsed document

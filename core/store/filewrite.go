@@ -87,6 +87,13 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 			return nil, e
 		}
 	}
+	// A noggin its user may not write is left alone, even where the
+	// directory would let a rename replace it.
+	if st.exists {
+		if werr := writable(hostPath(s.fsy, s.name)); werr != nil && !notExist(werr) {
+			return nil, noggin.NewError(noggin.CodeReadOnly, noggin.F("path", s.shown), noggin.F("detail", osMessage(&os.PathError{Op: "access", Path: s.shown, Err: werr}, "")))
+		}
+	}
 	s.mu.Lock()
 	fresh, loaded, src, digest, lazy := s.doc, s.loaded, s.src, s.digest, s.lazy
 	var raw []byte
@@ -199,7 +206,7 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 	}
 	if jerr == nil {
 		entry.Before, entry.After = before(), after
-		_ = appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal, journal) // never fails the write
+		_ = appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal, journal, filePerm(st)) // never fails the write
 	}
 	st, _ = s.stat()
 	s.mu.Lock()
@@ -243,7 +250,7 @@ func (s *fileStore) writeErr(err error) error {
 // the end of a mapping of it frees it in line (see dropPrevious).
 func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp, dropped func(), lk *lock) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
-	f, err := s.fsy.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666) // read back for its digest
+	f, err := s.fsy.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, filePerm(st)) // read back for its digest
 	if err != nil {
 		return "", err
 	}
@@ -252,6 +259,10 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 			_ = s.fsy.Remove(tmp)
 		}
 	}()
+	if err = keepMode(f, st); err != nil {
+		_ = f.Close()
+		return "", err
+	}
 	copied := src != nil || last != nil
 	switch {
 	case s.jsonFile:
@@ -389,6 +400,23 @@ func digestWritten(f *os.File) (string, error) {
 	var d digester
 	_, err := io.CopyBuffer(&d, io.NewSectionReader(f, 0, math.MaxInt64), make([]byte, 64<<10))
 	return d.String(), err
+}
+
+// keepMode gives f, the new version of a file whose stamp is st, the old
+// one's permission bits, and its owner and group where we may set them.
+func keepMode(f *os.File, st stamp) error {
+	if !st.exists {
+		return nil
+	}
+	if err := f.Chmod(st.perm); err != nil {
+		return err
+	}
+	if st.uid >= 0 && (st.uid != os.Geteuid() || st.gid != os.Getegid()) {
+		if f.Chown(st.uid, st.gid) != nil {
+			_ = f.Chown(-1, st.gid) // a group of ours; else the group stays ours
+		}
+	}
+	return nil
 }
 
 // unchanged reports whether the file's stamp is still st.

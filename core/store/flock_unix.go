@@ -33,3 +33,9 @@ func flock(f *os.File) error {
 	}
 	return ferr
 }
+
+// writable reports why the effective user may not write the file at path
+// (nil: it may).
+func writable(path string) error {
+	return unix.Faccessat(unix.AT_FDCWD, path, unix.W_OK, unix.AT_EACCESS)
+}

@@ -49,6 +49,14 @@ func (osFS) Link(oldname, newname string) error           { return os.Link(oldna
 
 var _ fsys = rootFS{}
 
+// hostPath is name as the operating system knows it.
+func hostPath(fsy fsys, name string) string {
+	if r, ok := fsy.(rootFS); ok {
+		return filepath.Join(r.dir, name)
+	}
+	return name
+}
+
 // isEscape reports whether err is os.Root refusing a path that leaves the
 // root ("..", absolute symlinks, symlinks pointing outside).
 func isEscape(err error) bool {

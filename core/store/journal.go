@@ -17,6 +17,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -283,7 +284,7 @@ func readTail(f io.ReaderAt, size int64, buf []byte) (tail []byte, whole bool, e
 // its last MaxHistory entries. tail (may be nil) saves reading a journal
 // that only this store wrote since; ends (may be nil) are the journal's
 // ends, read under the same lock. Called under the noggin's lock.
-func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, ends *journalEnds) error {
+func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, ends *journalEnds, perm fs.FileMode) error {
 	known := false
 	if ends == nil && tail != nil && tail.st.exists {
 		if fi, err := fsy.Stat(name); err == nil && stampOf(fi) == tail.st {
@@ -314,7 +315,7 @@ func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, end
 	}
 	e.Seq = seq + 1
 	line := codec.EncodeEntry(e)
-	err := writeJournal(fsy, name, torn, lines, line)
+	err := writeJournal(fsy, name, torn, lines, line, perm)
 	if tail != nil {
 		*tail = journalTail{}
 		if fi, serr := fsy.Stat(name); err == nil && serr == nil {
@@ -330,7 +331,9 @@ func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, end
 // writeJournal appends line (after a newline when the journal ends in a
 // torn line, which stays one bad line), or rewrites the journal to its
 // last entries and line when it has grown past the bound.
-func writeJournal(fsy fsys, name string, torn bool, lines int, line []byte) error {
+// perm is the noggin's: the journal holds every note, and is made (or
+// narrowed to) no more readable than it.
+func writeJournal(fsy fsys, name string, torn bool, lines int, line []byte, perm fs.FileMode) error {
 	if lines+1 > noggin.MaxHistory+compactSlack {
 		data, err := fsy.ReadFile(name)
 		if err != nil {
@@ -341,15 +344,18 @@ func writeJournal(fsy fsys, name string, torn bool, lines int, line []byte) erro
 			_, keep, _ = bytes.Cut(keep, []byte{'\n'})
 		}
 		tmp := name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
-		if err := fsy.WriteFile(tmp, append(append([]byte(nil), keep...), line...), 0o666); err != nil {
+		if err := fsy.WriteFile(tmp, append(append([]byte(nil), keep...), line...), perm); err != nil {
 			_ = fsy.Remove(tmp)
 			return err
 		}
 		return fsy.Rename(tmp, name)
 	}
-	f, err := fsy.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	f, err := fsy.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
 	if err != nil {
 		return err
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().Perm()&^perm != 0 {
+		_ = f.Chmod(fi.Mode().Perm() & perm)
 	}
 	if torn {
 		line = append([]byte{'\n'}, line...)

@@ -29,6 +29,17 @@ func TestMain(m *testing.M) {
 		os.Exit(childAckWriter())
 	case "stallwriter":
 		os.Exit(childStallWriter())
+	case "onewrite": // adds CHILD_PREFIX, prints "ok" or the error code
+		s, err := Open(context.Background(), os.Getenv("CHILD_FILE"), Options{})
+		if err == nil {
+			err = addItem(s, os.Getenv("CHILD_PREFIX"))
+		}
+		if err != nil {
+			fmt.Println(errCode(err))
+			os.Exit(1)
+		}
+		fmt.Println("ok")
+		os.Exit(0)
 	default:
 		fmt.Fprintln(os.Stderr, "unknown child mode")
 		os.Exit(3)

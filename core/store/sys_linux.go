@@ -12,3 +12,11 @@ func sysStamp(fi fs.FileInfo) (ino, dev uint64, ctime int64) {
 	}
 	return 0, 0, 0
 }
+
+// sysOwner returns the owner and group of a stat result.
+func sysOwner(fi fs.FileInfo) (uid, gid int) {
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return int(sys.Uid), int(sys.Gid)
+	}
+	return -1, -1
+}
