@@ -133,6 +133,9 @@ type Result struct {
 	Store noggin.Store
 	// Source is copy's source noggin.
 	Source noggin.Store
+	// From and To name copy's noggins as its human output shows them (the
+	// stores' descriptions, or the remote locations as given).
+	From, To string
 }
 
 // Run validates req, runs its verb and returns the result envelope. It
@@ -148,7 +151,12 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 		}
 	}()
 	if env, remote := r.runRemote(ctx, req); remote {
-		return Result{Envelope: env}
+		res = Result{Envelope: env}
+		if req.Verb == "copy" {
+			from, to := req.copyLocations()
+			res.From, res.To = jstext.TrimSpace(from.text()), jstext.TrimSpace(to.text())
+		}
+		return res
 	}
 	data, err := r.run(ctx, req, &res)
 	res.Envelope = envelope.Result(req.Verb, data, err)
@@ -540,6 +548,7 @@ func copyVerb(ctx context.Context, r *Runner, req *Request, res *Result) (any, e
 		return nil, err
 	}
 	res.Source, res.Store = src, dst
+	res.From, res.To = src.Describe(), dst.Describe()
 	c, err := r.Engine.Copy(ctx, pinnedSrc, pinnedDst)
 	if err != nil {
 		return nil, err

@@ -223,7 +223,7 @@ func (r *runner) human(b *bytes.Buffer, res request.Result, withNotes bool) {
 		}
 		RenderDelete(b, d, empty)
 	case *noggin.CopyResult:
-		RenderCopy(b, d, res.Source.Describe(), res.Store.Describe())
+		RenderCopy(b, d, res.From, res.To)
 	case string:
 		RenderLine(b, d)
 	case []noggin.Provider:
