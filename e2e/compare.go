@@ -265,7 +265,7 @@ func Compare(s *Scenario, runs []*RunResult, norm func([]byte) []byte) []string 
 			if s.altHistory(r, name) || s.altHistory(ref, name) {
 				continue
 			}
-			if rd, ok := ref.Files[name]; ok && !bytes.Equal(rd, data) {
+			if rd, ok := ref.Files[name]; ok && !bytes.Equal(norm(rd), norm(data)) {
 				out = append(out, Mismatch{Scenario: s.Name, Line: name, Surface: r.Mode, Against: ref.Mode, Want: rd, Got: data}.String())
 			}
 		}

@@ -1,6 +1,8 @@
 package codec
 
 import (
+	"github.com/noggin-go/noggin/core/jstext"
+
 	"runtime/debug"
 	"strings"
 	"unicode/utf8"
@@ -1004,14 +1006,18 @@ func (p *fastParser) doubleQuoted(v string) string {
 			}
 			var ok bool
 			r, ok = hexVal(v[i : i+n])
-			if !ok || (r >= 0xD800 && r <= 0xDFFF) || r > 0x10FFFF {
+			if !ok || r > 0x10FFFF {
 				giveUp()
 			}
 			i += n
 		default:
 			giveUp()
 		}
-		b = utf8.AppendRune(b, r)
+		if len(b)-st >= 3 { // a pair of escapes joins, within this scalar
+			b = jstext.AppendUnit(b, r)
+		} else {
+			b = jstext.AppendRune(b, r) // a lone surrogate is kept (WTF-8)
+		}
 	}
 	p.arena = b
 	return p.since(st)

@@ -28,6 +28,8 @@ type jsonEntry struct {
 	Changes []jsonChange `json:"changes"`
 	Ops     []jsonOp     `json:"ops"`
 	Inverse []jsonOp     `json:"inverse"`
+	Request string       `json:"request,omitempty"`
+	Reply   string       `json:"reply,omitempty"`
 }
 
 type jsonChange struct {
@@ -58,7 +60,8 @@ type jsonOp struct {
 // EncodeEntry writes one journal entry as a line of JSON, ending in "\n".
 func EncodeEntry(e noggin.Entry) []byte {
 	j := jsonEntry{V: journalVersion, Seq: e.Seq, Time: e.Time, Verb: e.Verb, Undoes: e.Undoes, Redoes: e.Redoes,
-		Before: e.Before, After: e.After, Changes: []jsonChange{}, Ops: encodeOps(e.Ops), Inverse: encodeOps(e.Inverse)}
+		Before: e.Before, After: e.After, Changes: []jsonChange{}, Ops: encodeOps(e.Ops), Inverse: encodeOps(e.Inverse),
+		Request: e.Request, Reply: e.Reply}
 	for _, c := range e.Changes {
 		j.Changes = append(j.Changes, jsonChange(c))
 	}
@@ -110,7 +113,7 @@ func DecodeEntry(line []byte) (noggin.Entry, error) {
 		return noggin.Entry{}, fmt.Errorf("journal: version %d, seq %d", j.V, j.Seq)
 	}
 	e := noggin.Entry{Seq: j.Seq, Time: j.Time, Verb: j.Verb, Undoes: j.Undoes, Redoes: j.Redoes,
-		Before: j.Before, After: j.After}
+		Before: j.Before, After: j.After, Request: j.Request, Reply: j.Reply}
 	for _, c := range j.Changes {
 		e.Changes = append(e.Changes, noggin.EntryChange(c))
 	}

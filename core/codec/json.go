@@ -3,7 +3,6 @@ package codec
 import (
 	"errors"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/noggin-go/noggin/core/jstext"
@@ -12,13 +11,14 @@ import (
 
 // jsonParser is a small JSON.parse: strict JSON, objects keep insertion
 // order with JavaScript semantics (a duplicate key keeps its first position
-// and takes the last value, unless strictDup is set, which makes duplicates
-// an error as in YAML; array-index keys are ordered first).
+// and takes the last value; array-index keys are ordered first). With yaml
+// set it reads JSON text as the YAML reader does: a duplicate key is an
+// error, and a number is a plain scalar (1e400 is the string "1e400").
 type jsonParser struct {
-	s         string
-	i         int
-	strictDup bool
-	depth     int
+	s     string
+	i     int
+	yaml  bool
+	depth int
 }
 
 func (p *jsonParser) errAt() error {
@@ -40,12 +40,12 @@ func (p *jsonParser) ws() {
 	}
 }
 
-func parseJSON(data []byte, strictDup bool) (any, error) {
+func parseJSON(data []byte, yaml bool) (any, error) {
 	s := string(data)
 	if !utf8.ValidString(s) {
 		s = toValidUTF8(s)
 	}
-	p := &jsonParser{s: s, strictDup: strictDup}
+	p := &jsonParser{s: s, yaml: yaml}
 	p.ws()
 	v, err := p.value()
 	if err != nil {
@@ -127,6 +127,9 @@ func (p *jsonParser) number() (any, error) {
 			p.i++
 		}
 	}
+	if p.yaml {
+		return resolvePlain(p.s[st:p.i]), nil
+	}
 	f, err := strconv.ParseFloat(p.s[st:p.i], 64)
 	if err != nil {
 		if !errors.Is(err, strconv.ErrRange) {
@@ -196,22 +199,7 @@ func (p *jsonParser) str() (string, error) {
 			if !ok {
 				return "", p.errAt()
 			}
-			if utf16.IsSurrogate(r) {
-				if r < 0xDC00 && p.i+1 < len(p.s) && p.s[p.i] == '\\' && p.s[p.i+1] == 'u' {
-					save := p.i
-					p.i += 2
-					r2, ok := p.hex4()
-					if ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
-						r = utf16.DecodeRune(r, r2)
-					} else {
-						p.i = save
-						r = utf8.RuneError
-					}
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			buf = utf8.AppendRune(buf, r)
+			buf = jstext.AppendUnit(buf, r) // a lone surrogate is kept (WTF-8)
 		default:
 			p.i--
 			return "", p.errAt()
@@ -340,7 +328,7 @@ func (p *jsonParser) object() (any, error) {
 			}
 		}
 		if pos >= 0 {
-			if p.strictDup {
+			if p.yaml {
 				return nil, parseErrorf("duplicated mapping key at position %d", kpos)
 			}
 			m[pos].Value = v

@@ -17,11 +17,11 @@ import (
 	"github.com/noggin-go/noggin/core/sampledoc"
 )
 
-// -jsyaml=<node_modules dir with js-yaml 4.1.0> regenerates
+// -jsyaml=<node_modules dir with js-yaml 4.2.0 (the original pins it)> regenerates
 // testdata/jsyaml/{cases.jsonl,dumps.json}: random hostile documents and
 // what the original tool's YAML library (and JSON.stringify) writes for
 // them.
-var jsyamlDir = flag.String("jsyaml", "", "node_modules directory holding js-yaml 4.1.0; regenerate testdata/jsyaml")
+var jsyamlDir = flag.String("jsyaml", "", "node_modules directory holding js-yaml 4.2.0 (the original pins it); regenerate testdata/jsyaml")
 
 const jsyamlDirPath = "testdata/jsyaml"
 
@@ -50,6 +50,12 @@ func singleStrings() []string {
 		out = append(out, strings.Repeat("a", w), strings.Repeat("ab ", w/3+1)[:w], strings.Repeat("x", w-5)+" tail")
 	}
 	out = append(out,
+		// js-yaml 4.2 reads these as strings and writes them plain (4.1
+		// read some as numbers), or as numbers and quotes them.
+		"1_000", "0b1_0", "0o1_0", "0x1_0", "1__0", "1e400", "-1e400", "1e-400", "+.5", "-.5", "+1.", "1.", "0.",
+		"1.5e+400", ".5e999", "0o8", "+0x1F", "-0b1", strings.Repeat("9", 400), "0x"+strings.Repeat("f", 300),
+		// Lone surrogates (WTF-8 in Go, UTF-16 code units in JavaScript).
+		"a\xed\xa0\x80b", "\xed\xaf\xbf", "x\xed\xb0\x80", "\xed\xbf\xbf\xed\xa0\x80 two", strings.Repeat("long \xed\xa0\x80 ", 30),
 		"word "+strings.Repeat("y", 120)+" end",
 		strings.Repeat("one two  three   ", 12),
 		"lead\n  indented line "+strings.Repeat("z ", 60)+"\nback",

@@ -42,7 +42,7 @@ func item(fields string) string {
 }
 
 // loadCases are hand-written YAML inputs: the layouts people and other
-// tools write. What js-yaml 4.1 loads from each is recorded in
+// tools write. What js-yaml 4.2 loads from each is recorded in
 // testdata/jsyaml/loads.jsonl (regenerated with -jsyaml).
 var loadCases = []string{
 	specDoc,
@@ -164,6 +164,12 @@ var loadCases = []string{
 	"\"just a string\"\n",
 	"schemaVersion: 1\nactive: null\nitems: []\nanchor: &a\n  x: 1\nref: *a\nref2: *a\n",
 	"schemaVersion: 1\nactive: null\nitems: []\nundefined_alias: *nope\n",
+	// Scalars that look like numbers to YAML 1.1 or js-yaml 4.1, and that
+	// the original's js-yaml 4.2 reads (and writes) as strings, or not.
+	"schemaVersion: 1\nactive: null\nitems:\n  - key: a\n    parentKey: null\n    title: 1_000\n    done: false\n    notes:\n      - {timestamp: null, text: 1e400}\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nn: [1_000, 0b1_0, 0o1_0, 0x1_0, 1__0, _1, 1_, 1e400, -1e400, 1e-400, +.5, -.5, +1., 1., 0., 00, 09, 0o8, 0b2, 0x, 0b, +0x1F, -0b1, 1.5e+400, .5e999, 1e, 1_0.5, 1_0:3_0, 1:30]\n",
+	"schemaVersion: 1\nactive: null\nitems: []\nn: [" + strings.Repeat("9", 400) + ", 0x" + strings.Repeat("f", 300) + ", 0x" + strings.Repeat("f", 200) + ", 0b" + strings.Repeat("1", 1100) + "]\n",
+	"{\"schemaVersion\": 1, \"active\": null, \"items\": [], \"k\": [-1e400, 1e-400, -0, 1E5, " + strings.Repeat("9", 400) + "]}\n",
 }
 
 // fallbackGaps are inputs js-yaml loads but the general parser (a YAML 1.1

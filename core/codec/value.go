@@ -30,7 +30,7 @@ func jsNumber(f float64) string {
 }
 
 // resolvePlain resolves a plain (unquoted, untagged) YAML scalar with the
-// rules of the original tool's YAML library (js-yaml 4.1 default schema),
+// rules of the original tool's YAML library (js-yaml 4.2 default schema),
 // except that timestamps stay strings (their literal text).
 func resolvePlain(s string) any {
 	switch k, v := classifyPlain(s); k {
@@ -85,83 +85,54 @@ func isHex(c byte) bool {
 	return isDec(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-// isYAMLInt is js-yaml 4.1's resolveYamlInteger.
+// isYAMLInt is js-yaml 4.2's resolveYamlInteger: decimal, 0b, 0o or 0x
+// digits after an optional sign, no underscores, and a finite value.
 func isYAMLInt(s string) bool {
 	n := len(s)
-	if n == 0 {
+	i := 0
+	if i < n && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	if i == n {
 		return false
 	}
-	i := 0
-	var ch byte
-	at := func(i int) byte {
-		if i < n {
-			return s[i]
-		}
-		return 0
-	}
-	ch = at(i)
-	if ch == '-' || ch == '+' {
-		i++
-		ch = at(i)
-	}
-	if ch == '0' {
+	digits := isDec
+	if s[i] == '0' {
 		if i+1 == n {
 			return true
 		}
-		i++
-		ch = at(i)
-		var ok func(byte) bool
-		switch ch {
+		switch s[i+1] {
 		case 'b':
-			ok = func(c byte) bool { return c == '0' || c == '1' }
+			digits, i = func(c byte) bool { return c == '0' || c == '1' }, i+2
 		case 'x':
-			ok = isHex
+			digits, i = isHex, i+2
 		case 'o':
-			ok = isOct
-		}
-		if ok != nil {
-			i++
-			has := false
-			for ; i < n; i++ {
-				ch = s[i]
-				if ch == '_' {
-					continue
-				}
-				if !ok(ch) {
-					return false
-				}
-				has = true
-			}
-			return has && ch != '_'
+			digits, i = isOct, i+2
 		}
 	}
-	if ch == '_' {
+	if i == n {
 		return false
 	}
-	has := false
 	for ; i < n; i++ {
-		ch = s[i]
-		if ch == '_' {
-			continue
-		}
-		if !isDec(ch) {
+		if !digits(s[i]) {
 			return false
 		}
-		has = true
 	}
-	return has && ch != '_'
+	v := yamlIntValue(s)
+	return v != "Infinity" && v != "-Infinity"
 }
 
-// yamlIntValue is js-yaml's constructYamlInteger, formatted as a JS number.
+// yamlIntValue is js-yaml's constructYamlInteger (parseInt of the digits),
+// formatted as a JS number.
 func yamlIntValue(s string) string {
-	v := strings.ReplaceAll(s, "_", "")
+	v := s
 	neg := false
 	if v[0] == '-' || v[0] == '+' {
 		neg = v[0] == '-'
 		v = v[1:]
 	}
 	if v == "0" {
-		return "0"
+		return "0" // parseYamlInteger returns 0 before it applies the sign
 	}
 	base := 10
 	if len(v) > 1 && v[0] == '0' {
@@ -176,7 +147,7 @@ func yamlIntValue(s string) string {
 	}
 	var f float64
 	if base == 10 {
-		f, _ = strconv.ParseFloat(v, 64)
+		f, _ = strconv.ParseFloat(v, 64) // ±Inf past the largest float
 	} else {
 		bi, ok := new(big.Int).SetString(v, base)
 		if !ok {
@@ -190,15 +161,15 @@ func yamlIntValue(s string) string {
 	return jsNumber(f)
 }
 
-// isYAMLFloat is js-yaml 4.1's resolveYamlFloat:
-// ^(?:[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?
+// isYAMLFloat is js-yaml 4.2's resolveYamlFloat:
+// ^(?:[-+]?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?
 //
-//	|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$
+//	|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$
 //
-// and not ending in '_'.
+// whose value is finite, unless it is one of the .inf and .nan spellings.
 func isYAMLFloat(s string) bool {
 	n := len(s)
-	if n == 0 || s[n-1] == '_' {
+	if n == 0 {
 		return false
 	}
 	switch s {
@@ -206,58 +177,49 @@ func isYAMLFloat(s string) bool {
 		return true
 	}
 	i := 0
-	exp := func(i int) bool { // (?:[eE][-+]?[0-9]+)?$
-		if i == n {
-			return true
+	run := func() int { // [0-9]*
+		st := i
+		for i < n && isDec(s[i]) {
+			i++
 		}
-		if s[i] != 'e' && s[i] != 'E' {
+		return i - st
+	}
+	if s[0] == '.' {
+		i = 1
+		if run() == 0 {
 			return false
 		}
+	} else {
+		if s[i] == '-' || s[i] == '+' {
+			i++
+		}
+		if run() == 0 {
+			return false
+		}
+		if i < n && s[i] == '.' {
+			i++
+			run()
+		}
+	}
+	if i < n && (s[i] == 'e' || s[i] == 'E') { // (?:[eE][-+]?[0-9]+)?
 		i++
 		if i < n && (s[i] == '-' || s[i] == '+') {
 			i++
 		}
-		if i == n {
+		if run() == 0 {
 			return false
 		}
-		for ; i < n; i++ {
-			if !isDec(s[i]) {
-				return false
-			}
-		}
-		return true
 	}
-	if s[0] == '.' {
-		i = 1
-		if i == n || !(isDec(s[i]) || s[i] == '_') {
-			return false
-		}
-		for i < n && (isDec(s[i]) || s[i] == '_') {
-			i++
-		}
-		return exp(i)
-	}
-	if s[i] == '-' || s[i] == '+' {
-		i++
-	}
-	if i == n || !isDec(s[i]) {
+	if i != n {
 		return false
 	}
-	for i < n && (isDec(s[i]) || s[i] == '_') {
-		i++
-	}
-	if i < n && s[i] == '.' {
-		i++
-		for i < n && (isDec(s[i]) || s[i] == '_') {
-			i++
-		}
-	}
-	return exp(i)
+	v := yamlFloatValue(s)
+	return v != "Infinity" && v != "-Infinity" && v != "NaN"
 }
 
 // yamlFloatValue is js-yaml's constructYamlFloat, formatted as a JS number.
 func yamlFloatValue(s string) string {
-	v := strings.ToLower(strings.ReplaceAll(s, "_", ""))
+	v := strings.ToLower(s)
 	neg := v[0] == '-'
 	if v[0] == '-' || v[0] == '+' {
 		v = v[1:]
@@ -272,10 +234,8 @@ func yamlFloatValue(s string) string {
 		return "NaN"
 	}
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		if !errors.Is(err, strconv.ErrRange) {
-			return "NaN"
-		}
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return "NaN"
 	}
 	if neg {
 		f = -f

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/noggin-go/noggin/core/jstext"
@@ -28,6 +29,100 @@ func parseErrorf(format string, args ...any) error {
 // single document into a generic value (see value.go). A stream without a
 // document gives (nil, false, nil).
 func parseYAMLGeneric(data []byte) (v any, present bool, err error) {
+	v, present, err = parseYAMLOnce(data)
+	if err != nil && strings.Contains(err.Error(), "invalid Unicode character escape code") {
+		if w, ok := parseSurrogates(data); ok {
+			return w, true, nil
+		}
+	}
+	return v, present, err
+}
+
+// parseSurrogates parses a document whose double-quoted scalars spell lone
+// surrogates ("\uD800"), which js-yaml reads and the general parser
+// refuses: each such escape is read as a private-use character, twice with
+// two sets of them, and turned back into the surrogate (WTF-8). The two
+// readings agree unless such an escape stood where a backslash is just a
+// backslash (a plain or single-quoted scalar): then ok is false.
+func parseSurrogates(data []byte) (v any, ok bool) {
+	var got [2]any
+	for i, base := range []rune{0xF0000, 0xF1000} {
+		marked, ok := markSurrogates(data, base)
+		if !ok {
+			return nil, false
+		}
+		v, present, err := parseYAMLOnce(marked)
+		if err != nil || !present {
+			return nil, false
+		}
+		got[i] = unmarkSurrogates(v, base)
+	}
+	return got[0], reflect.DeepEqual(got[0], got[1])
+}
+
+// markSurrogates rewrites each \uXXXX or \UXXXXXXXX escape of a surrogate
+// as the escape of base+(unit-0xD800); ok is false when the text may hold
+// such characters already.
+func markSurrogates(data []byte, base rune) ([]byte, bool) {
+	lower := bytes.ToLower(data)
+	if bytes.Contains(data, []byte("\xf3\xb0")) || bytes.Contains(data, []byte("\xf3\xb1")) ||
+		bytes.Contains(lower, []byte(`\u000f0`)) || bytes.Contains(lower, []byte(`\u000f1`)) {
+		return nil, false
+	}
+	out := make([]byte, 0, len(data)+64)
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if c != '\\' || i+1 >= len(data) {
+			out = append(out, c)
+			continue
+		}
+		n := map[byte]int{'u': 4, 'U': 8}[data[i+1]]
+		if n > 0 && i+2+n <= len(data) {
+			if r, ok := hexVal(string(data[i+2 : i+2+n])); ok && jstext.IsSurrogate(r) {
+				out = fmt.Appendf(out, "\\U%08X", base+r-0xD800)
+				i += 1 + n
+				continue
+			}
+		}
+		out = append(out, c, data[i+1]) // an escape, or an escaped backslash
+		i++
+	}
+	return out, true
+}
+
+// unmarkSurrogates turns markSurrogates' characters in the strings of v
+// back into surrogates.
+func unmarkSurrogates(v any, base rune) any {
+	str := func(s string) string {
+		if !strings.ContainsFunc(s, func(r rune) bool { return base <= r && r < base+0x800 }) {
+			return s
+		}
+		var b []byte
+		for _, r := range s {
+			if base <= r && r < base+0x800 {
+				r = 0xD800 + r - base
+			}
+			b = jstext.AppendUnit(b, r)
+		}
+		return string(b)
+	}
+	switch x := v.(type) {
+	case string:
+		return str(x)
+	case []any:
+		for i := range x {
+			x[i] = unmarkSurrogates(x[i], base)
+		}
+	case noggin.Map:
+		for i := range x {
+			x[i].Name = str(x[i].Name)
+			x[i].Value = unmarkSurrogates(x[i].Value, base)
+		}
+	}
+	return v
+}
+
+func parseYAMLOnce(data []byte) (v any, present bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, present, err = nil, false, parseErrorf("%v", r)

@@ -1,6 +1,8 @@
 package codec
 
 import (
+	"github.com/noggin-go/noggin/core/jstext"
+
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -533,6 +535,9 @@ func chooseStyle(s string, singleLine bool, lineWidth int) int {
 	first, _ := utf8.DecodeRuneInString(s)
 	last, _ := utf8.DecodeLastRuneInString(s)
 	plain := isPlainSafeFirst(first) && !isWS(last) && last != ':'
+	if !utf8.ValidString(s) { // a lone surrogate (WTF-8): not printable
+		return styleDouble
+	}
 	prev := rune(-1)
 	hasLineBreak, hasFoldable := false, false
 	i, prevLB := 0, -1 // UTF-16 indexes
@@ -590,7 +595,7 @@ func appendScalar(b []byte, s string, level int, isKey bool) []byte {
 	}
 	if !ok {
 		if !utf8.ValidString(s) {
-			s = toValidUTF8(s)
+			s = jstext.ToWTF8(s)
 		}
 		style = chooseStyle(s, isKey, lineWidth)
 	}
@@ -677,7 +682,9 @@ var escapes = map[rune]string{
 const upperHex = "0123456789ABCDEF"
 
 func appendEscaped(b []byte, s string) []byte {
-	for _, c := range s {
+	for len(s) > 0 {
+		c, n := jstext.DecodeRune(s) // a lone surrogate is \uXXXX
+		s = s[n:]
 		if e, ok := escapes[c]; ok {
 			b = append(b, e...)
 			continue
@@ -686,7 +693,6 @@ func appendEscaped(b []byte, s string) []byte {
 			b = utf8.AppendRune(b, c)
 			continue
 		}
-		var n int
 		switch {
 		case c <= 0xFF:
 			b, n = append(b, '\\', 'x'), 2

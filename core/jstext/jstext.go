@@ -48,7 +48,8 @@ func load8(s string, i int) uint64 {
 // AppendString appends s as the JSON string literal JSON.stringify writes:
 // raw UTF-8 (U+2028/U+2029 included), only '"', '\\' and control
 // characters escaped (\b \f \n \r \t, others \u00xx), no HTML escaping;
-// each invalid UTF-8 byte becomes U+FFFD.
+// a lone surrogate (WTF-8) is \udxxx; each other invalid UTF-8 byte becomes
+// U+FFFD.
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -89,7 +90,14 @@ func AppendString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := DecodeRune(s[i:])
+		if IsSurrogate(r) {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
 			b = append(b, "\ufffd"...)
@@ -232,4 +240,53 @@ func Truthy(v any) bool {
 		return x.JSTruthy()
 	}
 	return true
+}
+
+// JavaScript strings are UTF-16 and may hold lone surrogates (U+D800 to
+// U+DFFF without their pair); the original's files spell them as escapes
+// ("a\uD800b"). Go strings keep them as WTF-8: the three bytes UTF-8 would
+// give the code point, which valid UTF-8 never contains.
+
+// IsSurrogate reports whether r is a UTF-16 surrogate code point.
+func IsSurrogate(r rune) bool { return 0xD800 <= r && r <= 0xDFFF }
+
+// DecodeRune is utf8.DecodeRuneInString that also decodes a lone
+// surrogate's WTF-8 form.
+func DecodeRune(s string) (rune, int) {
+	if len(s) >= 3 && s[0] == 0xED && s[1]&0xE0 == 0xA0 && s[2]&0xC0 == 0x80 {
+		return 0xD000 | rune(s[1]&0x3F)<<6 | rune(s[2]&0x3F), 3
+	}
+	return utf8.DecodeRuneInString(s)
+}
+
+// AppendRune appends r as UTF-8, or a lone surrogate as WTF-8.
+func AppendRune(b []byte, r rune) []byte {
+	if IsSurrogate(r) {
+		return append(b, 0xED, 0x80|byte(r>>6&0x3F), 0x80|byte(r&0x3F))
+	}
+	return utf8.AppendRune(b, r)
+}
+
+// AppendUnit appends r, a code point or a UTF-16 code unit as an escape
+// gives one, the way a JavaScript string grows: a low surrogate right after
+// a lone high one makes one character with it.
+func AppendUnit(b []byte, r rune) []byte {
+	if 0xDC00 <= r && r <= 0xDFFF && len(b) >= 3 {
+		if hi, n := DecodeRune(string(b[len(b)-3:])); n == 3 && 0xD800 <= hi && hi <= 0xDBFF {
+			return utf8.AppendRune(b[:len(b)-3], 0x10000+(hi-0xD800)<<10+(r-0xDC00))
+		}
+	}
+	return AppendRune(b, r)
+}
+
+// ToWTF8 replaces each byte of s that is neither valid UTF-8 nor part of a
+// lone surrogate's WTF-8 form with U+FFFD.
+func ToWTF8(s string) string {
+	b := make([]byte, 0, len(s)+8)
+	for len(s) > 0 {
+		r, n := DecodeRune(s)
+		b = AppendRune(b, r)
+		s = s[n:]
+	}
+	return string(b)
 }

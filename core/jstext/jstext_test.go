@@ -39,3 +39,33 @@ func TestAppendString(t *testing.T) {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
 }
+
+func TestSurrogates(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    rune
+		want string // AppendString of "a" r "b"
+	}{
+		{"first high surrogate", 0xD800, `"a\ud800b"`},
+		{"last high surrogate", 0xDBFF, `"a\udbffb"`},
+		{"first low surrogate", 0xDC00, `"a\udc00b"`},
+		{"last low surrogate", 0xDFFF, `"a\udfffb"`},
+		{"not a surrogate", 0xD7FF, "\"a\ud7ffb\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := string(AppendRune([]byte("a"), tc.r)) + "b"
+			if r, n := DecodeRune(s[1:]); r != tc.r || n != len(s)-2 {
+				t.Errorf("DecodeRune = %U, %d", r, n)
+			}
+			if got := string(AppendString(nil, s)); got != tc.want {
+				t.Errorf("AppendString = %s, want %s", got, tc.want)
+			}
+			if ToWTF8(s) != s {
+				t.Errorf("ToWTF8 changed %q", s)
+			}
+		})
+	}
+	if got := ToWTF8("a\xed\xa0b\xffc"); got != "a\ufffd\ufffdb\ufffdc" {
+		t.Errorf("ToWTF8 of invalid bytes = %q", got)
+	}
+}

@@ -92,6 +92,10 @@ const (
 	// the size noggin accepts; nothing was written (exit 2, data {field,
 	// size, limit}).
 	CodeTooLarge = "too-large"
+	// CodeReplyLost is new in noggin for Go: a retried request was applied
+	// once already, but its answer was not recorded; it was not applied
+	// again (exit 1).
+	CodeReplyLost = "reply-lost"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -153,7 +157,7 @@ var exitCodes = map[string]int{
 	CodeLocationRefused: 2, CodeUnknownArgument: 2, CodeCancelled: 130,
 	CodeUnavailable: 1, CodeUnauthenticated: 1, CodeQueryRequired: 2, CodeInvalidLimit: 2,
 	CodeUndoConflict: 1, CodeNothingToUndo: 1, CodeNothingToRedo: 1, CodeHistoryUnavailable: 1,
-	CodeLockLost: 1, CodeTooLarge: 2,
+	CodeLockLost: 1, CodeTooLarge: 2, CodeReplyLost: 1,
 }
 
 // Cancelled returns the cancelled error when ctx is done, else nil. Stores
@@ -311,6 +315,8 @@ func catalog(e *Error, detail string) string {
 			return p + " is read-only: you may not write it (" + str(e, "detail") + "); nothing was written"
 		}
 		return "noggin is read-only"
+	case CodeReplyLost:
+		return "this request was applied once already, but its answer was lost; it was not applied again: look with show or log"
 	case CodeLockLost:
 		return "another process took the lock on " + str(e, "path") + " while this write held it (the JavaScript noggin takes a lock older than 30 s); nothing was written; try again"
 	case CodeTooLarge:

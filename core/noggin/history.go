@@ -119,6 +119,9 @@ type Entry struct {
 	Before, After  string
 	Ops, Inverse   []Op
 	Changes        []EntryChange
+	// Request is the request id of a write made for a remote client (see
+	// Receipt), and Reply the answer it got ("" for other writes).
+	Request, Reply string
 }
 
 // EntryChange is one change of a write, for people and agents reading the
@@ -361,7 +364,11 @@ func (e *Engine) Undo(ctx context.Context, s Store, redo bool) (_ *UndoResult, e
 		if err != nil {
 			return nil, historyError(err)
 		}
-		t := recallTarget(j.Entries, redo)
+		entries := j.Entries
+		if n := len(entries); n > 0 && Phantom(&entries[n-1], h.DigestLike) {
+			entries = entries[:n-1] // a write that died before it replaced the noggin
+		}
+		t := recallTarget(entries, redo)
 		switch {
 		case t == nil && redo:
 			return nil, NewError(CodeNothingToRedo, F("verb", verb))
@@ -381,9 +388,9 @@ func (e *Engine) Undo(ctx context.Context, s Store, redo bool) (_ *UndoResult, e
 		}
 		target = t
 		if redo { // report the write applied again, not the undo taken back
-			for i := range j.Entries {
-				if j.Entries[i].Seq == t.Undoes {
-					target = &j.Entries[i]
+			for i := range entries {
+				if entries[i].Seq == t.Undoes {
+					target = &entries[i]
 				}
 			}
 		}

@@ -1,6 +1,8 @@
 package request
 
 import (
+	"github.com/noggin-go/noggin/core/codec"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -100,7 +102,8 @@ func (r *Runner) RunJSON(ctx context.Context, tool string, raw json.RawMessage) 
 	}
 	var m map[string]any
 	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
-		if t[0] != '{' || json.Unmarshal(t, &m) != nil {
+		v, err := codec.DecodeJSONValue(t) // keeps a lone surrogate, as the original's JSON.parse
+		if m, _ = v.(map[string]any); err != nil || m == nil {
 			return failure(verb, noggin.Usage(noggin.CodeNogginError, 2, verb+": arguments must be a JSON object"))
 		}
 	}

@@ -1,6 +1,8 @@
 package request
 
 import (
+	"github.com/noggin-go/noggin/core/codec"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -181,7 +183,7 @@ func (req *Request) MarshalJSON() ([]byte, error) {
 		if !arg.Given {
 			continue
 		}
-		b, err := json.Marshal(arg.Value)
+		b, err := codec.AppendJSONValue(nil, arg.Value) // keeps a lone surrogate
 		if err != nil {
 			return nil, err
 		}
@@ -211,8 +213,8 @@ func (req *Request) UnmarshalJSON(b []byte) error {
 		if field == nil {
 			return fmt.Errorf("unknown request argument %q", name)
 		}
-		var v any
-		if err := json.Unmarshal(raw, &v); err != nil {
+		v, err := codec.DecodeJSONValue(raw)
+		if err != nil {
 			return err
 		}
 		*field(req) = Arg{Given: true, Value: v}

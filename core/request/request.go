@@ -10,6 +10,7 @@ package request
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime/debug"
@@ -89,6 +90,25 @@ type Request struct {
 	// PlacementKind and Anchor are a placement given as a kind and an
 	// anchor (RPC) instead of by Before/After/Into.
 	PlacementKind, Anchor Arg
+	// ID is a remote client's request id (RPC Run): a write made for it
+	// is recorded with its answer, and a retry with the same id gets that
+	// answer instead of a second write (noggin.Receipt). Not part of the
+	// request's JSON.
+	ID string
+}
+
+// ValidID reports whether id may be a request id: 1 to 128 letters,
+// digits and ".-_:".
+func ValidID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, c := range []byte(id) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_' || c == ':') {
+			return false
+		}
+	}
+	return true
 }
 
 // Verbs lists the verbs Run knows, in help order.
@@ -150,6 +170,9 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 			res = Result{Envelope: envelope.Failure(req.Verb, noggin.Usage(noggin.CodeNogginError, 1, "internal error: "+fmt.Sprint(v)))}
 		}
 	}()
+	if err := checkSizes(req); err != nil {
+		return Result{Envelope: envelope.Failure(req.Verb, err)}
+	}
 	if env, remote := r.runRemote(ctx, req); remote {
 		res = Result{Envelope: env}
 		if req.Verb == "copy" {
@@ -158,9 +181,74 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 		}
 		return res
 	}
+	var receipt *noggin.Receipt
+	if req.ID != "" {
+		receipt = noggin.NewReceipt(req.ID)
+		ctx = noggin.WithReceipt(ctx, receipt)
+		defer receipt.Abort() // a panic: the write writes nothing
+	}
 	data, err := r.run(ctx, req, &res)
+	var replied *noggin.Replied
+	if errors.As(err, &replied) {
+		return Result{Envelope: repliedEnvelope(req.Verb, replied)}
+	}
 	res.Envelope = envelope.Result(req.Verb, data, err)
+	if receipt != nil {
+		if err := receipt.Commit(res.Envelope.Text()); err != nil {
+			res = Result{Envelope: envelope.Failure(req.Verb, err)}
+		}
+	}
 	return res
+}
+
+// repliedEnvelope is the first answer to a request whose write the noggin
+// has already recorded.
+func repliedEnvelope(verb string, r *noggin.Replied) envelope.Envelope {
+	env, err := envelope.Decode(r.Reply)
+	if r.Reply == nil || err != nil {
+		return envelope.Failure(verb, noggin.NewError(noggin.CodeReplyLost))
+	}
+	return env
+}
+
+// MaxText is the longest text noggin takes as one argument (a title, a
+// note, a path, a location…), in bytes of UTF-8: 4 MiB, room for a large
+// log pasted into a note. Longer is too-large (exit 2) on every surface,
+// before anything is read or written.
+const MaxText = 4 << 20
+
+// MaxRequest is the request size every transport carries at least (MCP
+// over HTTP, RPC): MaxText escaped as JSON at its longest (\u0000 for a
+// byte: 6×), with room for the rest of a request.
+const MaxRequest = 32 << 20
+
+// checkSizes refuses an argument longer than MaxText, naming it.
+func checkSizes(req *Request) error {
+	args := []struct {
+		name string
+		arg  Arg
+	}{
+		{"noggin", req.Location}, {"path", req.Path}, {"title", req.Title}, {"text", req.Text},
+		{"state", req.State}, {"before", req.Before}, {"after", req.After}, {"into", req.Into},
+		{"goto", req.Goto}, {"from", req.From}, {"to", req.To}, {"query", req.Query},
+		{"under", req.Under}, {"limit", req.Limit}, {"kind", req.PlacementKind}, {"anchor", req.Anchor},
+	}
+	tooLarge := func(name string, n int) error {
+		return noggin.NewError(noggin.CodeTooLarge, noggin.F("verb", req.Verb), noggin.F("field", name), noggin.F("size", n), noggin.F("limit", MaxText))
+	}
+	for _, a := range args {
+		if n := len(a.arg.text()); n > MaxText {
+			return tooLarge(a.name, n)
+		}
+	}
+	n := 0
+	for _, p := range req.Positionals {
+		n += len(p) + 1
+	}
+	if n-1 > MaxText {
+		return tooLarge("arguments", n-1)
+	}
+	return nil
 }
 
 // usage is an argument error whose message is complete as given.

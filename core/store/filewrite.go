@@ -24,15 +24,60 @@ import (
 
 // Update plans on the cached document, then under the in-process mutex and
 // the cross-process lock re-reads the file, re-plans, applies and writes.
+// A write with a receipt (noggin.Receipt) runs on a goroutine of its own
+// and records its request id and reply in its journal entry.
 func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document, error) {
 	if err := noggin.Cancelled(ctx); err != nil {
 		return nil, err
 	}
+	if r := noggin.ReceiptOf(ctx); r != nil {
+		return r.Run(func(r *noggin.Receipt) (*noggin.Document, error) { return s.update(ctx, w, r) })
+	}
+	return s.update(ctx, w, nil)
+}
+
+// update is Update; hold is the write's receipt (nil: none). A write with
+// a receipt plans only under the lock, once it has looked for its request
+// id in the journal: its first attempt may have changed what a plan sees.
+func (s *fileStore) update(ctx context.Context, w noggin.Write, hold *noggin.Receipt) (*noggin.Document, error) {
+	var doc *noggin.Document
+	var h *noggin.History
+	var ops []noggin.Op
+	if hold == nil {
+		var err error
+		if doc, h, ops, err = s.planCached(w); err != nil || len(ops) == 0 {
+			return doc, err
+		}
+	}
+	if err := s.wmu.take(ctx); err != nil {
+		return nil, err
+	}
+	defer s.wmu.give()
+	// Our divergence: missing parent directories are created first.
+	if dir := path.Dir(filepath.ToSlash(s.name)); dir != "." && dir != "/" {
+		if _, err := s.fsy.Stat(dir); err != nil {
+			// Do not leave directories behind for a write that would fail
+			// anyway (the document of a missing directory is the empty one).
+			if doc != nil {
+				if _, err := noggin.Apply(doc, ops); err != nil {
+					return nil, err
+				}
+			}
+			if err := s.fsy.MkdirAll(dir, 0o777); err != nil {
+				return nil, s.writeErr(err)
+			}
+		}
+	}
+	return s.updateLocked(ctx, w, hold, doc, h, ops)
+}
+
+// planCached plans w on the cached document (refreshed first).
+func (s *fileStore) planCached(w noggin.Write) (*noggin.Document, *noggin.History, []noggin.Op, error) {
 	s.mu.Lock()
 	doc, err := s.refreshLocked(false)
 	s.mu.Unlock()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	h := noggin.NewHistory(s.readHistory, func(like string) string {
 		s.mu.Lock()
@@ -50,30 +95,13 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		return s.digest
 	})
 	ops, err := w.Plan(doc, h)
-	if err != nil {
-		return nil, err
-	}
-	if len(ops) == 0 {
-		return doc, nil
-	}
+	return doc, h, ops, err
+}
 
-	if err := s.wmu.take(ctx); err != nil {
-		return nil, err
-	}
-	defer s.wmu.give()
-	// Our divergence: missing parent directories are created first.
-	if dir := path.Dir(filepath.ToSlash(s.name)); dir != "." && dir != "/" {
-		if _, err := s.fsy.Stat(dir); err != nil {
-			// Do not leave directories behind for a write that would fail
-			// anyway (the document of a missing directory is the empty one).
-			if _, err := noggin.Apply(doc, ops); err != nil {
-				return nil, err
-			}
-			if err := s.fsy.MkdirAll(dir, 0o777); err != nil {
-				return nil, s.writeErr(err)
-			}
-		}
-	}
+// updateLocked is the write under the cross-process lock: re-read, re-plan
+// if the file changed since doc was planned on (into h and ops), apply,
+// write.
+func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *noggin.Receipt, doc *noggin.Document, h *noggin.History, ops []noggin.Op) (*noggin.Document, error) {
 	lk, err := acquireLock(ctx, s.fsy, s.name, s.shown, s.timeout)
 	if err != nil {
 		return nil, s.writeErr(err)
@@ -140,6 +168,11 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 			}
 			return s.digestRaw(freshRaw, freshMapped, like)
 		})
+		if hold != nil {
+			if err := s.recorded(hold.ID, h.DigestLike); err != nil {
+				return nil, err
+			}
+		}
 		if ops, err = w.Plan(fresh, h); err != nil {
 			return nil, err
 		}
@@ -196,17 +229,38 @@ func (s *fileStore) Update(ctx context.Context, w noggin.Write) (*noggin.Documen
 		src = nil
 	}
 	s.itemsDigest = ""
-	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st, previous, lk)
+	// The journal entry is appended just before the rename, so that a
+	// write that happened always has its entry (a request id recorded
+	// with it answers a retry); an entry whose write died before its
+	// rename is recognised as such (noggin.Phantom).
+	commit := func(after string) error {
+		if hold != nil {
+			reply, ok := hold.Await(next)
+			if !ok {
+				return noggin.NewError(noggin.CodeCancelled, noggin.F("reason", "canceled"))
+			}
+			entry.Request, entry.Reply = hold.ID, string(reply)
+		}
+		if jerr != nil {
+			return nil
+		}
+		entry.Before, entry.After = before(), after
+		// The history never fails a write: one that cannot be appended to
+		// (a directory, no permission) leaves a retry without its answer.
+		_ = appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal, journal, filePerm(st), hold != nil)
+		return nil
+	}
+	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st, previous, lk, commit)
 	lastMapped = false // writeAtomic unmapped it
 	if err != nil {
+		if entry.After != "" { // appended: take the entry back
+			dropLastEntry(s.fsy, s.name+historySuffix, entry.Before, entry.After)
+			s.journal = journalTail{}
+		}
 		return nil, s.writeErr(err)
 	}
 	if !s.mapFiles && !s.jsonFile {
 		s.itemsDigest = after
-	}
-	if jerr == nil {
-		entry.Before, entry.After = before(), after
-		_ = appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal, journal, filePerm(st)) // never fails the write
 	}
 	st, _ = s.stat()
 	s.mu.Lock()
@@ -244,11 +298,13 @@ func (s *fileStore) writeErr(err error) error {
 // copy. Either way the items are encoded instead. A mapped last is
 // unmapped once copied from, before the rename.
 //
-// lk is the lock, checked to be still ours just before the rename.
+// commit runs just before the rename, with the digest of the new file
+// (the journal entry); an error from it stops the write. lk is the lock,
+// checked to be still ours just before the rename.
 // dropped waits for dropPrevious; the file being replaced is then linked
 // as <file>.previous before the rename, so that neither the rename nor
 // the end of a mapping of it frees it in line (see dropPrevious).
-func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp, dropped func(), lk *lock) (digest string, err error) {
+func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp, dropped func(), lk *lock, commit func(digest string) error) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, filePerm(st)) // read back for its digest
 	if err != nil {
@@ -329,6 +385,9 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 	dropped()
 	if beforeRename != nil {
 		beforeRename()
+	}
+	if err = commit(digest); err != nil {
+		return "", err
 	}
 	// The fence: a lock taken from us meanwhile (the original takes one
 	// older than 30 s) means another writer may have written since.

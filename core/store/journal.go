@@ -1,10 +1,11 @@
 package store
 
 // The history of a file noggin: <file>.history beside it, JSON lines, one
-// entry per write, appended under the noggin's lock after the write and
-// kept to the last noggin.MaxHistory entries. The journal is advisory: it
-// is not fsynced, and any failure to read or write it leaves the write
-// alone. A lost or damaged entry can only make undo refuse (undo-conflict
+// entry per write, appended under the noggin's lock just before the rename
+// and kept to the last noggin.MaxHistory entries. The journal is advisory
+// for local writes: it is not fsynced, and any failure to read or write it
+// leaves the write alone. A write with a request id (noggin.Receipt) is
+// made only once its entry is on disk. A lost or damaged entry can only make undo refuse (undo-conflict
 // or nothing-to-undo), never apply to the wrong state, because undo checks
 // the digest of the noggin against the entry's.
 
@@ -183,15 +184,60 @@ func lastSeq(data []byte) int {
 
 // lastAfter is the After digest of a journal's last entry ("" if none).
 func lastAfter(data []byte) string {
+	_, after := lastDigests(data)
+	return after
+}
+
+// lastDigests are the Before and After digests of a journal's last line
+// ("" if it is not an entry).
+func lastDigests(data []byte) (before, after string) {
 	data = bytes.TrimRight(data, "\n")
 	line := data[bytes.LastIndexByte(data, '\n')+1:]
 	var last struct {
-		After string `json:"after"`
+		Before string `json:"before"`
+		After  string `json:"after"`
 	}
 	if json.Unmarshal(line, &last) != nil {
-		return ""
+		return "", ""
 	}
-	return last.After
+	return last.Before, last.After
+}
+
+// dropLastEntry removes the journal's last line if it is the entry of a
+// write from before to after (a write that failed after its entry was
+// appended), and the journal if nothing is left.
+func dropLastEntry(fsy fsys, name, before, after string) {
+	ends, err := readJournalEnds(fsy, name)
+	if err != nil || ends.torn {
+		return
+	}
+	if b, a := lastDigests(ends.tail); b != before || a != after {
+		return
+	}
+	body := bytes.TrimRight(ends.tail, "\n")
+	cut := int64(len(ends.tail) - bytes.LastIndexByte(body, '\n') - 1)
+	fi, err := fsy.Stat(name)
+	if err != nil {
+		return
+	}
+	if fi.Size() == cut {
+		_ = fsy.Remove(name)
+		return
+	}
+	if f, err := fsy.OpenFile(name, os.O_WRONLY, 0); err == nil {
+		_ = f.Truncate(fi.Size() - cut)
+		_ = f.Close()
+	}
+}
+
+// recorded is the noggin.Replied error of the journal's entry for request
+// id (nil: none). digest is the noggin's digest (see noggin.Recorded).
+func (s *fileStore) recorded(id string, digest func(like string) string) error {
+	data, err := s.fsy.ReadFile(s.name + historySuffix)
+	if err != nil || !bytes.Contains(data, []byte(`"request":"`+id+`"`)) {
+		return nil // request ids are plain (request.ValidID): no escapes
+	}
+	return noggin.Recorded(parseJournal(data).Entries, id, digest)
 }
 
 // journalTail is what a store remembers of the journal it last appended
@@ -284,7 +330,11 @@ func readTail(f io.ReaderAt, size int64, buf []byte) (tail []byte, whole bool, e
 // its last MaxHistory entries. tail (may be nil) saves reading a journal
 // that only this store wrote since; ends (may be nil) are the journal's
 // ends, read under the same lock. Called under the noggin's lock.
-func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, ends *journalEnds, perm fs.FileMode) error {
+//
+// A last entry that is a phantom of e (its write died before it replaced
+// the noggin, which is still as it was before: e.Before) is replaced by e.
+// sync flushes the journal to disk before returning.
+func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, ends *journalEnds, perm fs.FileMode, sync bool) error {
 	known := false
 	if ends == nil && tail != nil && tail.st.exists {
 		if fi, err := fsy.Stat(name); err == nil && stampOf(fi) == tail.st {
@@ -292,7 +342,7 @@ func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, end
 		}
 	}
 	var seq, lines int
-	torn := false
+	torn, drop := false, false
 	switch {
 	case known:
 		seq, lines = tail.seq, tail.lines
@@ -305,6 +355,9 @@ func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, end
 			ends = &read
 		}
 		seq, lines, torn = lastSeq(ends.tail), ends.lines, ends.torn
+		if b, a := lastDigests(ends.tail); !torn && e.Before != "" && b == e.Before && a != e.Before {
+			drop, seq = true, seq-1
+		}
 		if seq == 0 && !ends.whole { // no entry at the end: look further back
 			data, err := fsy.ReadFile(name)
 			if err != nil {
@@ -315,7 +368,7 @@ func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, end
 	}
 	e.Seq = seq + 1
 	line := codec.EncodeEntry(e)
-	err := writeJournal(fsy, name, torn, lines, line, perm)
+	err := writeJournal(fsy, name, torn, drop, lines, line, perm, sync)
 	if tail != nil {
 		*tail = journalTail{}
 		if fi, serr := fsy.Stat(name); err == nil && serr == nil {
@@ -333,18 +386,25 @@ func appendJournal(fsy fsys, name string, e noggin.Entry, tail *journalTail, end
 // last entries and line when it has grown past the bound.
 // perm is the noggin's: the journal holds every note, and is made (or
 // narrowed to) no more readable than it.
-func writeJournal(fsy fsys, name string, torn bool, lines int, line []byte, perm fs.FileMode) error {
-	if lines+1 > noggin.MaxHistory+compactSlack {
+func writeJournal(fsy fsys, name string, torn, drop bool, lines int, line []byte, perm fs.FileMode, sync bool) error {
+	if drop || lines+1 > noggin.MaxHistory+compactSlack {
 		data, err := fsy.ReadFile(name)
 		if err != nil {
 			return err
 		}
 		keep := data
+		if drop { // the last line
+			keep = keep[:bytes.LastIndexByte(bytes.TrimRight(keep, "\n"), '\n')+1]
+		}
 		for n := bytes.Count(keep, []byte{'\n'}); n > noggin.MaxHistory-1; n-- {
 			_, keep, _ = bytes.Cut(keep, []byte{'\n'})
 		}
 		tmp := name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
-		if err := fsy.WriteFile(tmp, append(append([]byte(nil), keep...), line...), perm); err != nil {
+		f, err := fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+		if err == nil {
+			err = writeAndClose(f, append(append([]byte(nil), keep...), line...), sync)
+		}
+		if err != nil {
 			_ = fsy.Remove(tmp)
 			return err
 		}
@@ -360,7 +420,15 @@ func writeJournal(fsy fsys, name string, torn bool, lines int, line []byte, perm
 	if torn {
 		line = append([]byte{'\n'}, line...)
 	}
-	_, err = f.Write(line)
+	return writeAndClose(f, line, sync)
+}
+
+// writeAndClose writes b to f, flushes it to disk when sync, and closes it.
+func writeAndClose(f *os.File, b []byte, sync bool) error {
+	_, err := f.Write(b)
+	if sync && err == nil {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -20,7 +20,7 @@ func TestJournalTail(t *testing.T) {
 	var tail journalTail
 	add := func(tl *journalTail) {
 		t.Helper()
-		if err := appendJournal(osFS{}, name, noggin.Entry{Verb: "note"}, tl, nil, 0o666); err != nil {
+		if err := appendJournal(osFS{}, name, noggin.Entry{Verb: "note"}, tl, nil, 0o666, false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -115,7 +115,7 @@ func TestJournalEnds(t *testing.T) {
 		}
 		// Appending numbers after the last entry found anywhere.
 		if data != nil {
-			if err := appendJournal(osFS{}, name, noggin.Entry{Verb: "note"}, nil, &e, 0o666); err != nil {
+			if err := appendJournal(osFS{}, name, noggin.Entry{Verb: "note"}, nil, &e, 0o666, false); err != nil {
 				t.Fatal(err)
 			}
 			after, _ := os.ReadFile(name)

@@ -8,10 +8,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/noggin-go/noggin/core/jstext"
@@ -87,18 +87,18 @@ func pidContent(kernel bool) []byte {
 }
 
 // createLock creates the lock directory, failing with an fs.ErrExist
-// error when it exists. The directory is prepared under a temporary name
-// (<lock>.tmp-<pid>-<n>) with its pid file and kernel lock, then renamed
-// into place without replacing: the lock appears whole, create-or-fail
-// like the original's mkdir. Where that rename is not available it is the
-// original's mkdir, then the kernel lock, then the pid file.
+// error when it exists: atomically with its pid file and kernel lock where
+// the platform can (createLockAt), else as the original does — mkdir, then
+// (ours) the kernel lock, then the pid file.
 func createLock(fsy fsys, path string) (*lock, error) {
-	if _, ok := fsy.(osFS); ok && !atomicLocksOff.Load() {
-		l, err := createLockAtomic(path)
-		if !errors.Is(err, errNoAtomicRename) {
-			return l, err
+	if !atomicLocksOff.Load() {
+		if dir, err := fsy.Open(filepath.Dir(path)); err == nil {
+			l, err := createLockAt(fsy, dir, path)
+			_ = dir.Close()
+			if !errors.Is(err, errNoAtomicRename) {
+				return l, err
+			}
 		}
-		atomicLocksOff.Store(true)
 	}
 	if err := fsy.Mkdir(path, 0o777); err != nil {
 		return nil, err
@@ -116,38 +116,8 @@ func createLock(fsy fsys, path string) (*lock, error) {
 	return l, nil
 }
 
-// createLockAtomic is createLock's renameat2 path.
-func createLockAtomic(path string) (*lock, error) {
-	tmp := tempName(path)
-	err := os.Mkdir(tmp, 0o777)
-	if errors.Is(err, fs.ErrExist) { // left by a dead process with our pid
-		_ = os.RemoveAll(tmp)
-		err = os.Mkdir(tmp, 0o777)
-	}
-	if err != nil {
-		return nil, errNoAtomicRename // the mkdir path reports it with the lock's name
-	}
-	l := &lock{fsy: osFS{}, path: path}
-	if d, err := openFile(tmp, os.O_RDONLY, 0); err == nil {
-		if flock(d) == nil {
-			l.dir = d
-		} else {
-			_ = d.Close()
-		}
-	}
-	l.pid = pidContent(l.dir != nil)
-	if err = writeFile(tmp+"/pid", l.pid, 0o666); err == nil {
-		if err = renameExclusive(tmp, path); err == nil {
-			return l, nil
-		}
-	}
-	l.closeDir()
-	_ = os.RemoveAll(tmp)
-	if errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOTEMPTY) {
-		return nil, fs.ErrExist
-	}
-	return nil, errNoAtomicRename
-}
+// baseName is the last element of a lock's path.
+func baseName(path string) string { return filepath.Base(path) }
 
 // takeStale takes over the lock at path if it is stale, and returns it
 // held, or nil. Taking over is winning the kernel lock on the directory
@@ -156,7 +126,14 @@ func createLockAtomic(path string) (*lock, error) {
 func takeStale(fsy fsys, path string) *lock {
 	old, err := fsy.ReadFile(path + "/pid")
 	if err != nil {
-		return nil
+		// A lock without pid file (its maker died between mkdir and the
+		// pid file) is stale once it is as old as the original's stale age
+		// (the original never reclaims it, and blocks for good).
+		fi, serr := fsy.Stat(path)
+		if !notExist(err) || serr != nil || time.Since(fi.ModTime()) < staleAfter {
+			return nil
+		}
+		old = nil
 	}
 	d, err := fsy.Open(path)
 	if err != nil {
@@ -169,13 +146,13 @@ func takeStale(fsy fsys, path string) *lock {
 	}
 	if ferr != nil { // no kernel locks here: the original's reclaim
 		_ = d.Close()
-		if stale(old, false) {
+		if old != nil && stale(old, false) {
 			reclaimLock(fsy, path, old)
 		}
 		return nil
 	}
 	l := &lock{fsy: fsy, path: path, dir: d, pid: pidContent(true)}
-	if !stale(old, true) || l.check(old) != nil {
+	if (old != nil && !stale(old, true)) || l.check(old) != nil {
 		l.closeDir()
 		return nil
 	}
@@ -212,22 +189,21 @@ func stale(pid []byte, unlocked bool) bool {
 }
 
 // check reports whether the directory at l.path is still the one l holds
-// and its pid file is pid (the fence before a write's rename: the original
-// takes a lock older than 30 s from a live holder).
+// and its pid file is pid (nil: it has none). It is the fence before a
+// write's rename: the original takes a lock older than 30 s from a live
+// holder.
 func (l *lock) check(pid []byte) error {
-	if l.dir == nil {
-		b, err := l.fsy.ReadFile(l.path + "/pid")
-		if err != nil || !bytes.Equal(b, pid) {
+	if l.dir != nil {
+		held, err1 := l.dir.Stat()
+		now, err2 := l.fsy.Stat(l.path)
+		if err1 != nil || err2 != nil || !os.SameFile(held, now) {
 			return errLockLost
 		}
-		return nil
-	}
-	held, err1 := l.dir.Stat()
-	now, err2 := l.fsy.Stat(l.path)
-	if err1 != nil || err2 != nil || !os.SameFile(held, now) {
-		return errLockLost
 	}
 	b, err := l.fsy.ReadFile(l.path + "/pid")
+	if pid == nil && notExist(err) {
+		return nil
+	}
 	if err != nil || !bytes.Equal(b, pid) {
 		return errLockLost
 	}

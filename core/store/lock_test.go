@@ -341,3 +341,19 @@ func TestRemoveLockLeavesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestPidlessLockReclaimedWhenOld: a lock without pid file (its maker died
+// between mkdir and the pid file) blocks while young, and is taken once it
+// is as old as the original's stale age.
+func TestPidlessLockReclaimedWhenOld(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.yaml")
+	plantLock(t, p, nil)
+	old := time.Now().Add(-staleAfter - time.Second)
+	if err := os.Chtimes(p+".lock", old, old); err != nil {
+		t.Fatal(err)
+	}
+	mustAdd(t, mustOpen(t, p, Options{LockTimeout: time.Second}), "k1")
+	if _, err := os.Stat(p + ".lock"); !os.IsNotExist(err) {
+		t.Errorf("lock left behind: %v", err)
+	}
+}

@@ -2,5 +2,7 @@
 
 package store
 
-// renameExclusive is not available here; locks use plain mkdir.
-func renameExclusive(oldpath, newpath string) error { return errNoAtomicRename }
+import "os"
+
+// createLockAt is not available here; locks use plain mkdir.
+func createLockAt(fsys, *os.File, string) (*lock, error) { return nil, errNoAtomicRename }

@@ -52,6 +52,10 @@ var migrations = []string{
 		positions text NOT NULL,
 		PRIMARY KEY (noggin, seq)
 	);`,
+	// 2: the request id of a write made for a remote client, once per
+	// noggin (its answer is in the entry): a retry finds it.
+	`ALTER TABLE history ADD COLUMN request text;
+	CREATE UNIQUE INDEX history_request ON history (noggin, request) WHERE request IS NOT NULL;`,
 }
 
 // SchemaVersion is the schema version this build creates and reads.

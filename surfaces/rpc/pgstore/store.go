@@ -348,11 +348,21 @@ func journal(ctx context.Context, q querier, id, version int64) (noggin.Journal,
 	return j, nil
 }
 
-// Update runs one write as one transaction (see the package comment).
+// Update runs one write as one transaction (see the package comment). A
+// write with a receipt (noggin.Receipt) runs on a goroutine of its own and
+// records its request id and answer in its history row.
 func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document, error) {
 	if err := noggin.Cancelled(ctx); err != nil {
 		return nil, err
 	}
+	if r := noggin.ReceiptOf(ctx); r != nil {
+		return r.Run(func(r *noggin.Receipt) (*noggin.Document, error) { return s.update(ctx, w, r) })
+	}
+	return s.update(ctx, w, nil)
+}
+
+// update is Update; hold is the write's receipt (nil: none).
+func (s *nogginStore) update(ctx context.Context, w noggin.Write, hold *noggin.Receipt) (*noggin.Document, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tx, err := s.db.pool.BeginTx(ctx, pgx.TxOptions{})
@@ -372,6 +382,11 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 	if err := s.catchUp(ctx, tx, id, version); err != nil {
 		return nil, err
 	}
+	if hold != nil {
+		if err := recorded(ctx, tx, id, hold.ID); err != nil {
+			return nil, err
+		}
+	}
 	before := s.doc
 	h := noggin.NewHistory(func() (noggin.Journal, error) { return journal(ctx, tx, id, version) },
 		func(string) string { return s.digest }) // one scheme: state tokens
@@ -388,6 +403,14 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 		return nil, err
 	}
 	entry.Seq, entry.Before, entry.After = int(version+1), s.digest, afterDigest(h, id, version+1)
+	var request *string
+	if hold != nil {
+		reply, ok := hold.Await(out)
+		if !ok {
+			return nil, noggin.NewError(noggin.CodeCancelled, noggin.F("reason", "canceled"))
+		}
+		entry.Request, entry.Reply, request = hold.ID, string(reply), &hold.ID
+	}
 
 	// From here on the write completes even if the caller goes away.
 	wctx := context.WithoutCancel(ctx)
@@ -395,8 +418,8 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 	positions := s.rowWrites(batch, id, before, out, ops)
 	posJSON, _ := json.Marshal(positions)
 	batch.Queue(`UPDATE noggins SET version = $2, digest = $3, active = $4 WHERE id = $1`, id, version+1, entry.After, nullable(out.Active))
-	batch.Queue(`INSERT INTO history (noggin, seq, entry, positions) VALUES ($1, $2, $3, $4)`,
-		id, version+1, string(codec.EncodeEntry(entry)), string(posJSON))
+	batch.Queue(`INSERT INTO history (noggin, seq, entry, positions, request) VALUES ($1, $2, $3, $4, $5)`,
+		id, version+1, string(codec.EncodeEntry(entry)), string(posJSON), request)
 	if (version+1)%100 == 0 {
 		batch.Queue(`DELETE FROM history WHERE noggin = $1 AND seq <= $2`, id, version+1-noggin.MaxHistory)
 	}
@@ -415,6 +438,24 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 	committed = true
 	s.advance(out, ops, positions, version+1, entry.After)
 	return out, nil
+}
+
+// recorded is the noggin.Replied error of the history row of request id
+// of noggin id (nil: none).
+func recorded(ctx context.Context, tx pgx.Tx, id int64, request string) error {
+	var text string
+	err := tx.QueryRow(ctx, `SELECT entry FROM history WHERE noggin = $1 AND request = $2`, id, request).Scan(&text)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return unavailable(ctx, err)
+	}
+	e, err := codec.DecodeEntry([]byte(text))
+	if err != nil || e.Reply == "" {
+		return &noggin.Replied{}
+	}
+	return &noggin.Replied{Reply: []byte(e.Reply)}
 }
 
 // beforeCommit, when set (by tests), runs just before a write commits.

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // strictJSON is Connect's JSON codec, except that a request field the
@@ -17,10 +20,82 @@ import (
 // untitled item.
 type strictJSON struct{ name string }
 
-// strictJSONCodecs replace both names Connect registers for JSON.
+// strictJSONCodecs replace both names Connect registers for JSON, and the
+// protobuf codec (see validUTF8).
 var strictJSONCodecs = []connect.HandlerOption{
 	connect.WithCodec(strictJSON{"json"}),
 	connect.WithCodec(strictJSON{"json; charset=utf-8"}),
+	connect.WithCodec(utf8Proto{}),
+}
+
+// utf8Proto is Connect's protobuf codec, except that a response is made
+// valid UTF-8 first (see validUTF8).
+type utf8Proto struct{}
+
+func (utf8Proto) Name() string { return "proto" }
+
+func (utf8Proto) Marshal(m any) ([]byte, error) {
+	pm, ok := m.(proto.Message)
+	if !ok {
+		return nil, fmt.Errorf("%T is not a proto.Message", m)
+	}
+	validUTF8(pm.ProtoReflect())
+	return proto.Marshal(pm)
+}
+
+func (utf8Proto) Unmarshal(b []byte, m any) error {
+	pm, ok := m.(proto.Message)
+	if !ok {
+		return fmt.Errorf("%T is not a proto.Message", m)
+	}
+	return proto.Unmarshal(b, pm)
+}
+
+// validUTF8 replaces, in every string field of m, each byte that is not
+// valid UTF-8 with U+FFFD. A noggin's text can hold lone surrogates (the
+// original's files spell them "\uD800"; core keeps them as WTF-8), which
+// protobuf strings cannot: typed messages show U+FFFD, and the envelopes
+// (Call, Run, error details) carry them exactly as "\ud800".
+func validUTF8(m protoreflect.Message) {
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList():
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				if fd.Kind() == protoreflect.StringKind {
+					if s := l.Get(i).String(); !utf8.ValidString(s) {
+						l.Set(i, protoreflect.ValueOfString(strings.ToValidUTF8(s, "\uFFFD")))
+					}
+				} else if fd.Message() != nil {
+					validUTF8(l.Get(i).Message())
+				}
+			}
+		case fd.IsMap():
+			mp := v.Map()
+			var keys []protoreflect.MapKey
+			mp.Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool { keys = append(keys, k); return true })
+			for _, k := range keys {
+				mv := mp.Get(k)
+				if fd.MapValue().Message() != nil {
+					validUTF8(mv.Message())
+				} else if fd.MapValue().Kind() == protoreflect.StringKind && !utf8.ValidString(mv.String()) {
+					mv = protoreflect.ValueOfString(strings.ToValidUTF8(mv.String(), "\uFFFD"))
+					mp.Set(k, mv)
+				}
+				if fd.MapKey().Kind() == protoreflect.StringKind && !utf8.ValidString(k.String()) {
+					mp.Clear(k)
+					mp.Set(protoreflect.ValueOfString(strings.ToValidUTF8(k.String(), "\uFFFD")).MapKey(), mv)
+				}
+			}
+		case fd.Kind() == protoreflect.StringKind:
+			if s := v.String(); !utf8.ValidString(s) {
+				m.Set(fd, protoreflect.ValueOfString(strings.ToValidUTF8(s, "\uFFFD")))
+			}
+		case fd.Message() != nil:
+			validUTF8(v.Message())
+		}
+		return true
+	})
 }
 
 func (c strictJSON) Name() string { return c.name }
@@ -30,6 +105,7 @@ func (strictJSON) Marshal(m any) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%T is not a proto.Message", m)
 	}
+	validUTF8(pm.ProtoReflect())
 	return protojson.Marshal(pm)
 }
 

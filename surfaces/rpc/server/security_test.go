@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"github.com/noggin-go/noggin/core/request"
+
 	"context"
 	"errors"
 	"io"
@@ -170,13 +172,17 @@ func TestGet(t *testing.T) {
 	}
 }
 
-// TestRequestSizeLimit: oversized requests are refused.
+// TestRequestSizeLimit: a text over core's limit is too-large; a request
+// over the transport's limit is refused; neither writes.
 func TestRequestSizeLimit(t *testing.T) {
 	ts := startServer(t, "")
 	c := ts.client(t, "connect")
-	_, err := c.Push(context.Background(), "big.yaml", noggin.PushOpts{Title: strings.Repeat("x", 2<<20)})
-	if err == nil {
-		t.Fatal("2 MiB request accepted")
+	_, err := c.Push(context.Background(), "big.yaml", noggin.PushOpts{Title: strings.Repeat("x", request.MaxText+1)})
+	if e := noggin.Wrap(err); err == nil || e.Code != noggin.CodeTooLarge {
+		t.Fatalf("a title over MaxText: %v", err)
+	}
+	if _, err := c.Push(context.Background(), "big.yaml", noggin.PushOpts{Title: strings.Repeat("x", request.MaxRequest)}); err == nil {
+		t.Fatal("a request over the transport's limit accepted")
 	}
 	if _, err := os.Stat(filepath.Join(ts.root, "big.yaml")); err == nil {
 		t.Fatal("oversized push was written")

@@ -23,8 +23,9 @@ import (
 	"github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1/nogginv1connect"
 )
 
-// DefaultMaxBytes is the default request size limit (1 MiB).
-const DefaultMaxBytes = 1 << 20
+// DefaultMaxBytes is the default request size limit: every request whose
+// texts core takes (request.MaxText) fits (request.MaxRequest, 32 MiB).
+const DefaultMaxBytes = request.MaxRequest
 
 // compressMinBytes is the smallest response that is compressed.
 const compressMinBytes = 64 << 10

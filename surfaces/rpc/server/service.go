@@ -24,7 +24,6 @@ type service struct {
 	opener  request.Opener
 	watches watchRegistry
 	shows   showCache
-	replays replays
 }
 
 var _ nogginv1connect.NogginServiceHandler = (*service)(nil)

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"github.com/noggin-go/noggin/core/jstext"
+
 	"bytes"
 	"strconv"
 	"unicode/utf8"
@@ -24,7 +26,7 @@ func writeSafe(b *bytes.Buffer, s string) {
 		}
 		r, size := rune(c), 1
 		if c >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(s[i:])
+			r, size = jstext.DecodeRune(s[i:])
 		}
 		esc := ""
 		switch {
@@ -35,7 +37,7 @@ func writeSafe(b *bytes.Buffer, s string) {
 			if r >= 0x80 && r <= 0x9f { // a C1 control, written as its code point
 				esc = `\u00` + hex2(byte(r))
 			}
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029:
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029, jstext.IsSurrogate(r):
 			esc = `\u` + strconv.FormatInt(int64(r), 16)
 		default:
 			i += size

@@ -20,6 +20,7 @@ func TestWriteSafe(t *testing.T) {
 		{"\u2066iso\u2069", `\u2066iso\u2069`},
 		{"ls\u2028ps\u2029", `ls\u2028ps\u2029`},
 		{"bad\xffbyte", `bad\xffbyte`},
+		{"lone \xed\xa0\x80 \xed\xbf\xbf surrogates", `lone \ud800 \udfff surrogates`},
 		{"café 🧠 שלום e\u0301 \ufffd", "café 🧠 שלום e\u0301 \ufffd"},
 		{"\u200bzw\u00a0nb\ufeff", "\u200bzw\u00a0nb\ufeff"},
 	} {

@@ -4,6 +4,8 @@ package server
 // streamable HTTP (guarded).
 
 import (
+	"github.com/noggin-go/noggin/core/request"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -39,8 +41,9 @@ func HTTPHandler(h *Handler, log *slog.Logger) http.Handler {
 	return guardHTTP(http.NewCrossOriginProtection().Handler(sh))
 }
 
-// maxBodyBytes bounds an HTTP request body (a tool call is a few kB).
-const maxBodyBytes = 4 << 20
+// maxBodyBytes bounds an HTTP request body: every call whose texts core
+// takes (request.MaxText) fits.
+const maxBodyBytes = request.MaxRequest
 
 // guardHTTP applies the MCP specification's transport rules that the layers
 // below leave out: a request whose Origin is another site is 403 on every

@@ -68,7 +68,7 @@ Flags of serve:
                      (team.yaml) is its name in the database
   --token TOKEN      bearer token required on every call (default: $NOGGIN_RPC_TOKEN);
                      required when --addr is not a loopback address
-  --max-bytes N      request size limit in bytes (default 1048576)
+  --max-bytes N      request size limit in bytes (default 33554432)
 
 Environment: NOGGIN_RPC_TOKEN, NOGGIN_RPC_STORE, NOGGIN_CLOCK, NOGGIN_KEYS (testing aids, see the README).
 `
