@@ -125,7 +125,7 @@ func needBinary(t *testing.T, s string) string {
 func processEnv(deterministic bool) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "NOGGIN") || strings.HasPrefix(kv, "HOME=") {
+		if strings.HasPrefix(kv, "NOGGIN") || strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
 			continue
 		}
 		env = append(env, kv)
@@ -282,7 +282,9 @@ func surfacesFor(t *testing.T, mode string) (map[string]Surface, []string) {
 		case CLI:
 			sfs[CLI] = &CLISurface{Bin: suite.bins[CLI], Dir: suite.work, Env: processEnv(true)}
 		case MCP:
-			m, err := StartMCP(context.Background(), suite.bins[MCP], suite.work, processEnv(true))
+			// noggin-mcp reaches the servers it is given: the shared one.
+			env := append(processEnv(true), "NOGGIN_SERVER=http://"+sharedRPC(t).Addr)
+			m, err := StartMCP(context.Background(), suite.bins[MCP], suite.work, env)
 			if err != nil {
 				t.Fatalf("starting noggin-mcp: %v", err)
 			}

@@ -62,7 +62,7 @@ func TestEveryVerbPostgres(t *testing.T) {
 }
 
 func everyVerb(t *testing.T, addr string) {
-	tok := []string{"NOGGIN_TOKEN=" + remoteToken}
+	tok := tokenEnv(addr)
 	for mi, mode := range [][]string{nil, {"--json"}, {"--with-json"}} {
 		local := t.TempDir()
 		lname, lother := filepath.Join(local, "n.yaml"), filepath.Join(local, "o.yaml")

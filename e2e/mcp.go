@@ -156,3 +156,13 @@ func jsonEqual(a, b any) bool {
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
 }
+
+// ConnectMCPHTTP connects to a noggin-mcp serving streamable HTTP at url.
+func ConnectMCPHTTP(ctx context.Context, url string) (*MCPSurface, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "noggin-e2e", Version: "0"}, nil)
+	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &MCPSurface{session: session}, nil
+}

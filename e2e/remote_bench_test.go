@@ -24,7 +24,7 @@ func BenchmarkRemote(b *testing.B) {
 	defer srv.Stop()
 	local := filepath.Join(root, "bench.yaml")
 	locs := map[string]string{"local": local, "remote": "http://" + srv.Addr + "/bench.yaml"}
-	env := append(processEnv(false), "HOME="+root, "NOGGIN_TOKEN="+remoteToken)
+	env := append(append(processEnv(false), "HOME="+root), tokenEnv(srv.Addr)...)
 	for i := 0; i < 10; i++ {
 		c := exec.Command(suite.bins[CLI], "--noggin", local, "add", "item "+strconv.Itoa(i))
 		c.Env = env

@@ -18,6 +18,11 @@ import (
 // remoteToken is the bearer token of the remote tests' server.
 const remoteToken = "s3cret-token"
 
+// tokenEnv is the environment that gives the server at addr its token.
+func tokenEnv(addr string) []string {
+	return []string{"NOGGIN_SERVER=http://" + addr, "NOGGIN_TOKEN=" + remoteToken}
+}
+
 // startTokenServer starts noggin-rpc with remoteToken on a free loopback
 // port, serving root.
 func startTokenServer(t *testing.T, root string) *RPCServer {
@@ -57,7 +62,7 @@ func TestRemoteSession(t *testing.T) {
 	root, local := t.TempDir(), t.TempDir()
 	srv := startTokenServer(t, root)
 	remote := "http://" + srv.Addr + "/team.yaml"
-	tok := []string{"NOGGIN_TOKEN=" + remoteToken}
+	tok := tokenEnv(srv.Addr)
 	steps := [][]string{
 		{"push", "ship the redesign"},
 		{"note", "kick-off on Monday"},
@@ -89,7 +94,7 @@ func TestRemoteSession(t *testing.T) {
 
 	// noggin-mcp through its noggin argument.
 	ctx := context.Background()
-	mcpEnv := append(processEnv(true), "HOME="+t.TempDir(), "NOGGIN_TOKEN="+remoteToken)
+	mcpEnv := append(append(processEnv(true), "HOME="+t.TempDir()), tokenEnv(srv.Addr)...)
 	m, err := StartMCP(ctx, needBinary(t, MCP), local, mcpEnv)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +152,7 @@ func sameFile(t *testing.T, a, b string) {
 func TestRemoteFailures(t *testing.T) {
 	root, dir := t.TempDir(), t.TempDir()
 	srv := startTokenServer(t, root)
-	ok := []string{"NOGGIN_TOKEN=" + remoteToken}
+	ok := tokenEnv(srv.Addr)
 
 	// A port nobody listens on.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -173,7 +178,7 @@ func TestRemoteFailures(t *testing.T) {
 	}{
 		{"server down", ok, []string{"--json", "--noggin", "http://" + down + "/team.yaml", "push", "x"}},
 		{"missing token", nil, []string{"--json", "--noggin", "http://" + srv.Addr + "/team.yaml", "show"}},
-		{"wrong token", []string{"NOGGIN_TOKEN=nope"}, []string{"--json", "--noggin", "http://" + srv.Addr + "/team.yaml", "push", "x"}},
+		{"wrong token", []string{"NOGGIN_SERVER=http://" + srv.Addr, "NOGGIN_TOKEN=nope"}, []string{"--json", "--noggin", "http://" + srv.Addr + "/team.yaml", "push", "x"}},
 		{"outside the root", ok, []string{"--json", "--noggin", "http://" + srv.Addr + "/../escape.yaml", "push", "x"}},
 		{"not a noggin-rpc server", ok, []string{"--json", "--noggin", "http://" + oln.Addr().String() + "/team.yaml", "show"}},
 		{"TLS to a plain server", ok, []string{"--json", "--noggin", "https://" + srv.Addr + "/team.yaml", "show"}},
@@ -259,9 +264,9 @@ func TestRemoteConcurrency(t *testing.T) {
 	root := t.TempDir()
 	srv := startTokenServer(t, root)
 	loc := "http://" + srv.Addr + "/shared.yaml"
-	tok := "NOGGIN_TOKEN=" + remoteToken
+	tok := tokenEnv(srv.Addr)
 	ctx := context.Background()
-	m, err := StartMCP(ctx, needBinary(t, MCP), root, append(processEnv(false), "HOME="+t.TempDir(), tok))
+	m, err := StartMCP(ctx, needBinary(t, MCP), root, append(append(processEnv(false), "HOME="+t.TempDir()), tok...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +280,7 @@ func TestRemoteConcurrency(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < perWriter; i++ {
 				c := exec.Command(needBinary(t, CLI), "--noggin", loc, "--json", "add", fmt.Sprintf("cli%d-%03d", w, i))
-				c.Env = append(processEnv(false), "HOME="+root, tok)
+				c.Env = append(append(processEnv(false), "HOME="+root), tok...)
 				if out, err := c.CombinedOutput(); err != nil {
 					errs <- fmt.Errorf("cli %d/%d: %v: %s", w, i, err, out)
 				}

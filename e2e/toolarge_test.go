@@ -18,7 +18,7 @@ func TestTooLargeEverySurface(t *testing.T) {
 	ctx := context.Background()
 	srv := startTokenServer(t, t.TempDir())
 	dir := t.TempDir()
-	m, err := StartMCP(ctx, needBinary(t, MCP), dir, append(processEnv(true), "HOME="+t.TempDir(), "NOGGIN_TOKEN="+remoteToken))
+	m, err := StartMCP(ctx, needBinary(t, MCP), dir, append(append(processEnv(true), "HOME="+t.TempDir()), tokenEnv(srv.Addr)...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,8 @@ const (
 	// data {server, detail}.
 	CodeUnavailable = "unavailable"
 	// CodeUnauthenticated is new in noggin for Go: a remote noggin's server
-	// wants a bearer token ($NOGGIN_TOKEN) and got none or another one;
+	// wants a bearer token (noggin login, or $NOGGIN_SERVER with
+	// $NOGGIN_TOKEN) and got none or another one;
 	// exit 1, data {server}.
 	CodeUnauthenticated = "unauthenticated"
 	// CodeQueryRequired is new in noggin for Go: find was given no query
@@ -299,7 +300,7 @@ func catalog(e *Error, detail string) string {
 	case CodeUnavailable:
 		return "cannot use the noggin server at " + str(e, "server") + ": " + str(e, "detail")
 	case CodeUnauthenticated:
-		return "the noggin server at " + str(e, "server") + " refused the request: set $NOGGIN_TOKEN to the server's token (its --token or $NOGGIN_RPC_TOKEN)"
+		return "the noggin server at " + str(e, "server") + " refused the request: log in with `noggin login " + str(e, "server") + "` (it reads the token from standard input), or set $NOGGIN_SERVER=" + str(e, "server") + " and $NOGGIN_TOKEN"
 	case CodeCancelled:
 		return "cancelled (" + str(e, "reason") + ") before it finished; nothing was written"
 	case CodeLockTimeout:

@@ -45,9 +45,12 @@ func RemoteLocation(loc string) (base, name string, ok bool, err error) {
 	case u.User != nil:
 		// Never echo what may be a secret: the user info is masked.
 		u.User = url.User("***")
-		return "", "", true, refused(strings.Replace(u.String(), "%2A%2A%2A", "***", 1), "credentials do not belong in the URL: set $NOGGIN_TOKEN")
+		return "", "", true, refused(strings.Replace(u.String(), "%2A%2A%2A", "***", 1), "credentials do not belong in the URL: use noggin login")
 	case u.RawQuery != "" || u.Fragment != "" || strings.Contains(loc, "?") || strings.Contains(loc, "#"):
-		return "", "", true, refused(loc, "a remote location has no query or fragment: http://HOST:PORT/NAME")
+		// Never echo what may be a secret (?token=…): the query is masked.
+		shown, _, _ := strings.Cut(loc, "?")
+		shown, _, _ = strings.Cut(shown, "#")
+		return "", "", true, refused(shown+"?…", "a remote location has no query or fragment: http://HOST:PORT/NAME")
 	}
 	name = strings.TrimPrefix(u.Path, "/")
 	if name == "" {

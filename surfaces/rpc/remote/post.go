@@ -62,6 +62,9 @@ func post(ctx context.Context, rawURL string, timeout time.Duration, headers [][
 	var req strings.Builder
 	fmt.Fprintf(&req, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\nConnection: close\r\n", u.RequestURI(), u.Host, len(body))
 	for _, h := range headers {
+		if strings.ContainsAny(h[0]+h[1], "\r\n") {
+			return 0, nil, errors.New("a header holds a line break")
+		}
 		req.WriteString(h[0] + ": " + h[1] + "\r\n")
 	}
 	req.WriteString("\r\n")

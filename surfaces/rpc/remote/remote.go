@@ -15,6 +15,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -36,8 +37,15 @@ const Timeout = 30 * time.Second
 // Client runs requests on noggin-rpc servers. It implements
 // request.Remote.
 type Client struct {
-	// Token is the bearer token sent to every server ($NOGGIN_TOKEN).
-	Token string
+	// Creds say which token goes to which server.
+	Creds *Credentials
+	// OnlyKnown refuses (location-refused) a server that is not one of
+	// Creds' ($NOGGIN_SERVER, a login, Creds.Servers) before connecting:
+	// noggin-mcp, whose locations come from what an agent read.
+	OnlyKnown bool
+	// AllowHTTP lets a token cross the network in clear text (http:// to
+	// a host other than this machine); $NOGGIN_ALLOW_HTTP=1.
+	AllowHTTP bool
 	// Attempts is how often a call is tried when the server could not be
 	// reached or the connection broke (default 3). Every attempt carries
 	// the same request id, so the server applies a write once.
@@ -50,9 +58,47 @@ type Client struct {
 
 var _ request.Remote = (*Client)(nil)
 
-// New returns a client with the token from $NOGGIN_TOKEN.
+// New returns a client whose credentials come from the environment and
+// the file of `noggin login`.
 func New(getenv func(string) string) *Client {
-	return &Client{Token: getenv("NOGGIN_TOKEN"), Attempts: 3, Backoff: 200 * time.Millisecond}
+	return &Client{Creds: NewCredentials(getenv), AllowHTTP: getenv("NOGGIN_ALLOW_HTTP") == "1",
+		Attempts: 3, Backoff: 200 * time.Millisecond}
+}
+
+// token is the token to send to base, after the checks that no location
+// can get past: a server nobody configured (OnlyKnown), a token that is
+// not a header value, a token in clear text across the network.
+func (c *Client) token(base string) (string, error) {
+	origin, err := Origin(base)
+	if err != nil {
+		return "", refused(base, err.Error())
+	}
+	creds := c.Creds
+	if creds == nil {
+		creds = NewCredentials(func(string) string { return "" })
+	}
+	token, known, err := creds.Token(origin)
+	if err != nil {
+		return "", noggin.Usage(noggin.CodeNogginError, 2, "credentials: "+err.Error())
+	}
+	if c.OnlyKnown && !known {
+		return "", refused(base, "noggin-mcp reaches only the servers it is given: $NOGGIN_SERVER, a `noggin login`, or --server "+origin)
+	}
+	if token == "" {
+		return "", nil
+	}
+	if !ValidToken(token) {
+		return "", noggin.Usage(noggin.CodeNogginError, 2, "the token for "+origin+" holds a character that is not allowed in an HTTP header (a space, a line break, a control or non-ASCII character): nothing was sent")
+	}
+	u, _ := url.Parse(origin)
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) && !c.AllowHTTP {
+		return "", refused(base, "its token would cross the network in clear text: use https://, or set NOGGIN_ALLOW_HTTP=1 to send it over plain HTTP on a network you trust")
+	}
+	return token, nil
+}
+
+func refused(loc, detail string) error {
+	return noggin.NewError(noggin.CodeLocationRefused, noggin.F("location", loc), noggin.F("detail", detail))
 }
 
 // Run implements request.Remote.
@@ -65,6 +111,10 @@ func (c *Client) Run(ctx context.Context, base string, req *request.Request) env
 }
 
 func (c *Client) run(ctx context.Context, base string, req *request.Request) (envelope.Envelope, error) {
+	token, err := c.token(base)
+	if err != nil {
+		return envelope.Envelope{}, err
+	}
 	reqJSON, err := req.MarshalJSON()
 	if err != nil {
 		return envelope.Envelope{}, err
@@ -85,7 +135,7 @@ func (c *Client) run(ctx context.Context, base string, req *request.Request) (en
 			}
 			wait *= 2
 		}
-		env, retry, err := c.attempt(ctx, base, body)
+		env, retry, err := c.attempt(ctx, base, token, body)
 		if err == nil || !retry {
 			return env, err
 		}
@@ -95,10 +145,10 @@ func (c *Client) run(ctx context.Context, base string, req *request.Request) (en
 }
 
 // attempt makes one call; retry says whether trying again may help.
-func (c *Client) attempt(ctx context.Context, base string, body []byte) (env envelope.Envelope, retry bool, err error) {
+func (c *Client) attempt(ctx context.Context, base, token string, body []byte) (env envelope.Envelope, retry bool, err error) {
 	headers := [][2]string{{"Content-Type", "application/json"}, {"Connect-Protocol-Version", "1"}}
-	if c.Token != "" {
-		headers = append(headers, [2]string{"Authorization", "Bearer " + c.Token})
+	if token != "" {
+		headers = append(headers, [2]string{"Authorization", "Bearer " + token})
 	}
 	timeout := c.Timeout
 	if timeout <= 0 {

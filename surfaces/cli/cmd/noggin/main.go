@@ -25,6 +25,6 @@ func main() {
 	// Ctrl-C (or a TERM) while the verb waits for the noggin's lock, a
 	// remote server or changes stops it with nothing written; once the
 	// write has begun it completes (interrupt.go).
-	code := app.Main(newInterruptContext(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	code := app.Main(newInterruptContext(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	os.Exit(code)
 }

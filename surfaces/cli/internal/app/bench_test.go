@@ -32,7 +32,7 @@ func BenchmarkMain(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				if code := Main(context.Background(), argv, io.Discard, io.Discard, getenv); code != 0 {
+				if code := Main(context.Background(), argv, nil, io.Discard, io.Discard, getenv); code != 0 {
 					b.Fatalf("exit %d", code)
 				}
 			}

@@ -81,6 +81,8 @@ var verbDefs = []verbDef{
 	{"redo", "", "apply again what the last undo took back", nil},
 	{"help", "[verb]", "print this help, or the help of one verb", nil},
 	{"completion", "bash|zsh|fish", "print a shell completion script", nil},
+	{"login", "<server>", "keep a noggin-rpc server's token (read from standard input, never from the command line)", nil},
+	{"logout", "<server>", "forget a server's token", nil},
 }
 
 func findVerb(name string) *verbDef {
@@ -104,7 +106,8 @@ func findFlag(name string) flagDoc {
 // verbFlags returns the flags documented for a verb: its own, then the
 // common ones (copy, providers, help and completion open no noggin).
 func (v *verbDef) verbFlags() []string {
-	if v.name == "help" || v.name == "completion" {
+	switch v.name {
+	case "help", "completion", "login", "logout":
 		return nil
 	}
 	fs := append([]string(nil), v.flags...)

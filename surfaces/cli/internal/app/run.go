@@ -20,8 +20,8 @@ import (
 // and stderr and reading the environment through getenv. It returns the
 // process exit code. When ctx is done (Ctrl-C) before the verb has begun
 // writing, it stops with the cancelled error (exit 130), nothing written.
-func Main(ctx context.Context, argv []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	r := &runner{ctx: ctx, stdout: stdout, stderr: stderr, getenv: getenv}
+func Main(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	r := &runner{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	return r.run(argv)
 }
 
@@ -29,6 +29,7 @@ type runner struct {
 	ctx            context.Context
 	runner         *request.Runner
 	req            *request.Request
+	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
 
@@ -80,6 +81,8 @@ func (r *runner) run(argv []string) int {
 		return r.help()
 	case "completion":
 		return r.completion(a)
+	case "login", "logout":
+		return r.login(a)
 	}
 	if !a.HasVerb || !isVerb(a.Verb) {
 		token := a.Verb

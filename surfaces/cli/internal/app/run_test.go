@@ -51,7 +51,7 @@ func TestMainInProcess(t *testing.T) {
 			argv = strings.Split(tt.argv, "|")
 		}
 		var stdout, stderr bytes.Buffer
-		code := Main(context.Background(), argv, &stdout, &stderr, getenv)
+		code := Main(context.Background(), argv, strings.NewReader(""), &stdout, &stderr, getenv)
 		if code != tt.code {
 			t.Errorf("%q: exit %d, want %d (stderr %q)", argv, code, tt.code, stderr.String())
 		}

@@ -35,11 +35,13 @@ type Env struct {
 	Ready func(addr string)
 }
 
-const usage = `usage: noggin-mcp [--root DIR] [--http ADDR [--allow-remote]]
+const usage = `usage: noggin-mcp [--root DIR] [--server URL]... [--http ADDR [--allow-remote]]
 
 Serves the noggin MCP tools over stdio (default) or streamable HTTP.
 
   --root DIR       only serve noggins under DIR (default with --http: the current directory)
+  --server URL     a noggin-rpc server (http(s)://HOST:PORT) whose remote locations agents may
+                   use, besides $NOGGIN_SERVER and the servers of 'noggin login'; repeatable
   --http ADDR      serve streamable HTTP on ADDR (e.g. 127.0.0.1:8765) instead of stdio
   --allow-remote   allow --http on a non-loopback address (no authentication: use with care)
   --log-level L    stderr log level: debug, info, warn, error (default warn)
@@ -53,6 +55,14 @@ func Main(ctx context.Context, env Env) int {
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() { fmt.Fprint(env.Stderr, usage) }
 	root := fs.String("root", "", "")
+	var servers []string
+	fs.Func("server", "", func(v string) error {
+		if _, err := remote.Origin(v); err != nil {
+			return err
+		}
+		servers = append(servers, v)
+		return nil
+	})
 	httpAddr := fs.String("http", "", "")
 	allowRemote := fs.Bool("allow-remote", false, "")
 	level := fs.String("log-level", "warn", "")
@@ -102,7 +112,11 @@ func Main(ctx context.Context, env Env) int {
 		}
 		opts.Root = abs
 	}
-	h := server.NewHandler(server.Config{Engine: eng, Store: opts, Logger: log, Remote: remote.New(env.Getenv)})
+	// Agents choose locations from what they read: only servers someone
+	// configured are reached, and tokens go only to their own server.
+	rc := remote.New(env.Getenv)
+	rc.OnlyKnown, rc.Creds.Servers = true, servers
+	h := server.NewHandler(server.Config{Engine: eng, Store: opts, Logger: log, Remote: rc})
 
 	if *httpAddr == "" {
 		// End of input lets in-flight calls answer first (see drainTransport).
