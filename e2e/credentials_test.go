@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/noggin-go/noggin/surfaces/rpc/testcert"
 )
 
 // standIn is an HTTP server that records every request it receives and
@@ -181,5 +183,34 @@ func TestLogin(t *testing.T) {
 	}
 	if got := runCLI(t, dir, env, "--noggin", "http://"+srv.Addr+"/a.yaml", "push", "x"); !strings.Contains(got, "noggin login") {
 		t.Fatalf("push after logout: %s", got)
+	}
+}
+
+// TestCLIOverHTTPS: noggin-rpc serves HTTPS with --tls-cert/--tls-key; the
+// CLI trusts the test CA through $SSL_CERT_FILE and pushes with its
+// token; a client that does not trust the CA is refused with unavailable.
+func TestCLIOverHTTPS(t *testing.T) {
+	dir := t.TempDir()
+	certs, err := testcert.Write(dir, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokenFile := filepath.Join(dir, "token")
+	if err := os.WriteFile(tokenFile, []byte(remoteToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := StartRPCServer(needBinary(t, RPC), t.TempDir(), append(processEnv(true), "HOME="+dir),
+		"--token-file", tokenFile, "--tls-cert", certs.Cert, "--tls-key", certs.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	base := "https://" + srv.Addr
+	env := []string{"HOME=" + dir, "NOGGIN_SERVER=" + base, "NOGGIN_TOKEN=" + remoteToken}
+	if out := runCLI(t, dir, append(env, "SSL_CERT_FILE="+certs.CA), "--noggin", base+"/team.yaml", "push", "over TLS"); out != "/1 📍 over TLS\n[exit 0]\n" {
+		t.Fatalf("push over HTTPS: %s", out)
+	}
+	if out := runCLI(t, dir, env, "--json", "--noggin", base+"/team.yaml", "show"); !strings.Contains(out, `"code": "unavailable"`) || !strings.Contains(out, "not trusted") {
+		t.Fatalf("an untrusted certificate: %s", out)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // Error codes (the stable strings of docs/envelope.md). Codes are additive.
@@ -97,6 +98,11 @@ const (
 	// once already, but its answer was not recorded; it was not applied
 	// again (exit 1).
 	CodeReplyLost = "reply-lost"
+	// CodeInvalidArgument is new in noggin for Go: a structured call (MCP
+	// tool arguments, RPC Call) gave an argument a value of another type
+	// than the one its schema declares (exit 2, data {verb, argument,
+	// expected, got}); the original converted it silently.
+	CodeInvalidArgument = "invalid-argument"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -158,7 +164,7 @@ var exitCodes = map[string]int{
 	CodeLocationRefused: 2, CodeUnknownArgument: 2, CodeCancelled: 130,
 	CodeUnavailable: 1, CodeUnauthenticated: 1, CodeQueryRequired: 2, CodeInvalidLimit: 2,
 	CodeUndoConflict: 1, CodeNothingToUndo: 1, CodeNothingToRedo: 1, CodeHistoryUnavailable: 1,
-	CodeLockLost: 1, CodeTooLarge: 2, CodeReplyLost: 1,
+	CodeLockLost: 1, CodeTooLarge: 2, CodeReplyLost: 1, CodeInvalidArgument: 2,
 }
 
 // Cancelled returns the cancelled error when ctx is done, else nil. Stores
@@ -316,6 +322,12 @@ func catalog(e *Error, detail string) string {
 			return p + " is read-only: you may not write it (" + str(e, "detail") + "); nothing was written"
 		}
 		return "noggin is read-only"
+	case CodeInvalidArgument:
+		article := "a"
+		if strings.HasPrefix(str(e, "expected"), "integer") {
+			article = "an"
+		}
+		return fmt.Sprintf("argument '%s' must be %s %s, not %s", str(e, "argument"), article, str(e, "expected"), str(e, "got"))
 	case CodeReplyLost:
 		return "this request was applied once already, but its answer was lost; it was not applied again: look with show or log"
 	case CodeLockLost:

@@ -2,6 +2,7 @@ package request
 
 import (
 	"github.com/noggin-go/noggin/core/codec"
+	"math"
 
 	"bytes"
 	"context"
@@ -23,42 +24,85 @@ type Param struct {
 	// the same error as on the CLI (pop's path, goto on done, pop and
 	// delete); tool schemas do not list it.
 	Hidden bool
-	field  func(*Request) *Arg
+	// Types are the JSON Schema types the argument takes ("string",
+	// "boolean", "integer"); null is taken as the argument not given a
+	// value, as by the original. Any other value is invalid-argument.
+	Types []string
+	field func(*Request) *Arg
 }
 
-func p(name string, field func(*Request) *Arg) Param { return Param{Name: name, field: field} }
+func p(name string, types []string, field func(*Request) *Arg) Param {
+	return Param{Name: name, Types: types, field: field}
+}
 
-func hidden(name string, field func(*Request) *Arg) Param {
-	return Param{Name: name, Hidden: true, field: field}
+func hidden(p Param) Param {
+	p.Hidden = true
+	return p
 }
 
 var (
-	pNoggin          = p("noggin", func(r *Request) *Arg { return &r.Location })
-	pPath            = p("path", func(r *Request) *Arg { return &r.Path })
-	pTitle           = p("title", func(r *Request) *Arg { return &r.Title })
-	pText            = p("text", func(r *Request) *Arg { return &r.Text })
-	pState           = p("state", func(r *Request) *Arg { return &r.State })
-	pBefore          = p("before", func(r *Request) *Arg { return &r.Before })
-	pAfter           = p("after", func(r *Request) *Arg { return &r.After })
-	pInto            = p("into", func(r *Request) *Arg { return &r.Into })
-	pGoto            = p("goto", func(r *Request) *Arg { return &r.Goto })
-	pForce           = p("force", func(r *Request) *Arg { return &r.Force })
-	pCloseAll        = p("closeAll", func(r *Request) *Arg { return &r.CloseAll })
-	pRecursive       = p("recursive", func(r *Request) *Arg { return &r.Recursive })
-	pNoChildren      = p("noChildren", func(r *Request) *Arg { return &r.NoChildren })
-	pWithSiblings    = p("withSiblings", func(r *Request) *Arg { return &r.WithSiblings })
-	pWithDescendants = p("withDescendants", func(r *Request) *Arg { return &r.WithDescendants })
-	pWithAll         = p("withAll", func(r *Request) *Arg { return &r.WithAll })
-	pWithNotes       = p("withNotes", func(r *Request) *Arg { return &r.WithNotes })
-	pFrom            = p("from", func(r *Request) *Arg { return &r.From })
-	pTo              = p("to", func(r *Request) *Arg { return &r.To })
-	pQuery           = p("query", func(r *Request) *Arg { return &r.Query })
-	pOpen            = p("open", func(r *Request) *Arg { return &r.Open })
-	pDone            = p("done", func(r *Request) *Arg { return &r.Done })
-	pUnder           = p("under", func(r *Request) *Arg { return &r.Under })
-	pLimit           = p("limit", func(r *Request) *Arg { return &r.Limit })
-	hPath            = hidden("path", pPath.field)
-	hGoto            = hidden("goto", pGoto.field)
+	tString = []string{"string"}
+	tBool   = []string{"boolean"}
+)
+
+// jsonType is the JSON Schema type of a decoded JSON value ("integer" for
+// a whole number).
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case float64:
+		if x == math.Trunc(x) && !math.IsInf(x, 0) {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	}
+	return "object"
+}
+
+// checkType refuses a value of another type than p declares.
+func (p *Param) checkType(verb string, v any) error {
+	t := jsonType(v)
+	if t == "null" || slices.Contains(p.Types, t) || t == "integer" && slices.Contains(p.Types, "number") {
+		return nil // (an integer is a number; limit's own check says which numbers it takes)
+	}
+	return noggin.NewError(noggin.CodeInvalidArgument, noggin.F("verb", verb), noggin.F("argument", p.Name),
+		noggin.F("expected", strings.Join(p.Types, " or ")), noggin.F("got", t))
+}
+
+var (
+	pNoggin          = p("noggin", tString, func(r *Request) *Arg { return &r.Location })
+	pPath            = p("path", tString, func(r *Request) *Arg { return &r.Path })
+	pTitle           = p("title", tString, func(r *Request) *Arg { return &r.Title })
+	pText            = p("text", tString, func(r *Request) *Arg { return &r.Text })
+	pState           = p("state", tString, func(r *Request) *Arg { return &r.State })
+	pBefore          = p("before", tString, func(r *Request) *Arg { return &r.Before })
+	pAfter           = p("after", tString, func(r *Request) *Arg { return &r.After })
+	pInto            = p("into", tString, func(r *Request) *Arg { return &r.Into })
+	pGoto            = p("goto", []string{"string", "boolean"}, func(r *Request) *Arg { return &r.Goto })
+	pForce           = p("force", tBool, func(r *Request) *Arg { return &r.Force })
+	pCloseAll        = p("closeAll", tBool, func(r *Request) *Arg { return &r.CloseAll })
+	pRecursive       = p("recursive", tBool, func(r *Request) *Arg { return &r.Recursive })
+	pNoChildren      = p("noChildren", tBool, func(r *Request) *Arg { return &r.NoChildren })
+	pWithSiblings    = p("withSiblings", tBool, func(r *Request) *Arg { return &r.WithSiblings })
+	pWithDescendants = p("withDescendants", tBool, func(r *Request) *Arg { return &r.WithDescendants })
+	pWithAll         = p("withAll", tBool, func(r *Request) *Arg { return &r.WithAll })
+	pWithNotes       = p("withNotes", tBool, func(r *Request) *Arg { return &r.WithNotes })
+	pFrom            = p("from", tString, func(r *Request) *Arg { return &r.From })
+	pTo              = p("to", tString, func(r *Request) *Arg { return &r.To })
+	pQuery           = p("query", tString, func(r *Request) *Arg { return &r.Query })
+	pOpen            = p("open", tBool, func(r *Request) *Arg { return &r.Open })
+	pDone            = p("done", tBool, func(r *Request) *Arg { return &r.Done })
+	pUnder           = p("under", tString, func(r *Request) *Arg { return &r.Under })
+	pLimit           = p("limit", []string{"number", "string"}, func(r *Request) *Arg { return &r.Limit })
+	hPath            = hidden(pPath)
+	hGoto            = hidden(pGoto)
 )
 
 // Params returns the arguments verb takes in a structured call (nil for an
@@ -129,6 +173,9 @@ func (r *Runner) runArgs(ctx context.Context, verb string, ps []Param, args map[
 		a := find(ps, k)
 		if a == nil {
 			return failure(verb, unknownArgument(verb, k, ps))
+		}
+		if err := a.checkType(verb, args[k]); err != nil {
+			return failure(verb, err)
 		}
 		*a.field(req) = Arg{Given: true, Value: args[k]}
 	}

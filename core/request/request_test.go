@@ -209,7 +209,15 @@ func TestRunJSON(t *testing.T) {
 		{"noggin_push", `null`, "title-required", ""},
 		{"noggin_bogus", `{}`, "noggin-error", "unknown tool: noggin_bogus"},
 		{"push", `{}`, "noggin-error", "unknown tool: push"},
-		{"noggin_push", `{"noggin": ` + string(loc) + `, "title": 0}`, "ok", ""},
+		{"noggin_push", `{"noggin": ` + string(loc) + `, "title": 0}`, "invalid-argument", "push: argument 'title' must be a string, not integer"},
+		{"noggin_push", `{"noggin": ` + string(loc) + `, "title": ["a", "b"]}`, "invalid-argument", "push: argument 'title' must be a string, not array"},
+		{"noggin_push", `{"noggin": ` + string(loc) + `, "title": {"x": 1}}`, "invalid-argument", "push: argument 'title' must be a string, not object"},
+		{"noggin_show", `{"noggin": ` + string(loc) + `, "withAll": "yes"}`, "invalid-argument", "show: argument 'withAll' must be a boolean, not string"},
+		{"noggin_log", `{"noggin": ` + string(loc) + `, "limit": true}`, "invalid-argument", "log: argument 'limit' must be a number or string, not boolean"},
+		{"noggin_log", `{"noggin": ` + string(loc) + `, "limit": 2.5}`, "invalid-limit", ""},
+		{"noggin_add", `{"noggin": ` + string(loc) + `, "title": "x", "goto": 1}`, "invalid-argument", "add: argument 'goto' must be a string or boolean, not integer"},
+		{"noggin_push", `{"noggin": ` + string(loc) + `, "title": "x", "noggin2": null}`, "unknown-argument", ""},
+		{"noggin_add", `{"noggin": ` + string(loc) + `, "title": "x", "goto": null}`, "goto-path-required", ""},
 		{"noggin_add", `{"noggin": ` + string(loc) + `, "title": "x", "before": ""}`, "ok", ""},
 	} {
 		code, msg := outcome(testRunner(t).RunJSON(context.Background(), c.tool, json.RawMessage(c.args)))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # readme.sh runs every command of the "Calls from the shell" section of
 # surfaces/rpc/README.md verbatim (curl, buf curl, grpcurl) against a real
-# noggin-rpc started with a token, as the README's setup block says, and
+# noggin-rpc started with a token and TLS, as the README's setup block says, and
 # fails when one of them fails, is refused for want of the token, or prints
 # nothing. Streaming commands ("# streams until Ctrl-C") must print their
 # first message; they are then stopped. `make readme-rpc` runs it; CI too.
@@ -25,16 +25,20 @@ trap cleanup EXIT
 
 (cd "$REPO" && go build -o "$tmp/noggin-rpc" ./surfaces/rpc/cmd/noggin-rpc)
 mkdir "$tmp/root"
-export NOGGIN_RPC_TOKEN
+# A token-and-TLS server, as the README's setup block starts one (the
+# certificate from a throwaway CA instead of openssl).
+(cd "$REPO" && go run ./surfaces/rpc/testcert/cmd/testcert "$tmp")
+export NOGGIN_RPC_TOKEN CA="$tmp/ca.pem"
 NOGGIN_RPC_TOKEN=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-setsid "$tmp/noggin-rpc" serve --addr 127.0.0.1:0 --root "$tmp/root" 2>"$tmp/server.log" &
+setsid "$tmp/noggin-rpc" serve --addr 127.0.0.1:0 --root "$tmp/root" \
+	--tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem" 2>"$tmp/server.log" &
 pids+=($!)
 for _ in $(seq 100); do
-	grep -q 'on http://' "$tmp/server.log" && break
+	grep -q 'on https://' "$tmp/server.log" && break
 	sleep 0.1
 done
 export ADDR
-ADDR=$(sed -n 's|.* on http://||p' "$tmp/server.log")
+ADDR=$(sed -n 's|.* on https://||p' "$tmp/server.log")
 [ -n "$ADDR" ] || { cat "$tmp/server.log"; echo "readme.sh: the server did not start" >&2; exit 1; }
 
 # The commands: the sh blocks of the section, continuation lines joined,

@@ -43,3 +43,30 @@ func TestLoneSurrogateNoggin(t *testing.T) {
 		t.Errorf("file after a write:\n%s", b)
 	}
 }
+
+// TestCallArgumentTypes: Call checks arguments against their declared
+// types (in core), as MCP does: no silent conversion.
+func TestCallArgumentTypes(t *testing.T) {
+	ts := startServer(t, "")
+	c := ts.client(t, "connect")
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"noggin": "t.yaml", "title": 42}, `"message": "push: argument 'title' must be a string, not integer"`},
+		{map[string]any{"noggin": "t.yaml", "title": []any{"a", "b"}}, `"message": "push: argument 'title' must be a string, not array"`},
+		{map[string]any{"noggin": "t.yaml", "title": map[string]any{"x": 1}}, `"message": "push: argument 'title' must be a string, not object"`},
+	} {
+		env, err := c.Call(context.Background(), "push", tc.args)
+		if err != nil || !bytes.Contains(env, []byte(tc.want)) || !bytes.Contains(env, []byte(`"code": "invalid-argument"`)) {
+			t.Errorf("%v: %v %s", tc.args, err, env)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ts.root, "t.yaml")); err == nil {
+		t.Error("a wrong-typed call wrote")
+	}
+	env, err := c.Call(context.Background(), "show", map[string]any{"noggin": "t.yaml", "withAll": "yes"})
+	if err != nil || !bytes.Contains(env, []byte(`argument 'withAll' must be a boolean, not string`)) {
+		t.Errorf("withAll yes: %v %s", err, env)
+	}
+}

@@ -180,13 +180,13 @@ func TestWantsJSON(t *testing.T) {
 
 func TestCompletions(t *testing.T) {
 	tests := []struct{ argv, want string }{
-		{"", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion"},
-		{"--json|", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion"},
-		{"--json|pu", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion"},
+		{"", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion login logout"},
+		{"--json|", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion login logout"},
+		{"--json|pu", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion login logout"},
 		{"show|--with-d", "--with-descendants"},
 		{"push|--", "--help --json --noggin --title --with-json"},
 		{"push|x|", ""},
-		{"help|", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion"},
+		{"help|", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion login logout"},
 		{"completion|", "bash zsh fish"},
 		{"--no", "--no-children --noggin"},
 	}

@@ -153,3 +153,27 @@ func TestStdioSurvivesBadInput(t *testing.T) {
 		t.Errorf("answers %v, want %v\n%s", codes, want, out.String())
 	}
 }
+
+// TestStdioOverLongLine: a 70 MiB line is answered with -32600 and
+// skipped; the request after it is answered as usual, and so is a lone
+// surrogate in a tool's arguments (kept, as the original's JSON.parse).
+func TestStdioOverLongLine(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "n.yaml")
+	loc, _ := json.Marshal(file)
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"noggin_push","arguments":{"title":"` + strings.Repeat("a", 70<<20) + `"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"noggin_push","arguments":{"noggin":` + string(loc) + `,"title":"a\ud800b"}}}` + "\n"
+	var out, stderr bytes.Buffer
+	if code := Main(context.Background(), Env{Getenv: testGetenv, Stdin: io.NopCloser(strings.NewReader(in)),
+		Stdout: nopWriteCloser{&out}, Stderr: &stderr}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], `"code":-32600`) || !strings.Contains(lines[1], "64 MiB") {
+		t.Fatalf("answers:\n%.2000s", out.String())
+	}
+	if !strings.Contains(lines[2], `"id":3`) || !strings.Contains(lines[2], `a\\ud800b`) {
+		t.Errorf("the request after the long line: %s", lines[2])
+	}
+}

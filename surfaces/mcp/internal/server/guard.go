@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"sync"
 
@@ -22,11 +23,21 @@ func guardStdio(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
 	pr, pw := io.Pipe()
 	w := &lineWriter{out: out}
 	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64*1024), 64<<20)
+		br := bufio.NewReaderSize(in, 64<<10)
 		initialized := false
-		for sc.Scan() {
-			line := sc.Bytes()
+		for {
+			line, err := readLine(br, maxLine)
+			if errors.Is(err, errLineTooLong) {
+				w.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: the message is over 64 MiB; it was skipped")
+				continue
+			}
+			if err != nil && len(line) == 0 {
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				pw.CloseWithError(err)
+				return
+			}
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
@@ -45,9 +56,38 @@ func guardStdio(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
 				return
 			}
 		}
-		pw.CloseWithError(sc.Err())
 	}()
 	return pr, w
+}
+
+// maxLine is the longest stdio message: every request whose texts core
+// takes (request.MaxText) fits.
+const maxLine = 64 << 20
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one line (without its newline) of at most max bytes; a
+// longer one is read to its end and dropped (errLineTooLong), so that the
+// next line is read as usual.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > max+1 {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return nil, err
+			}
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimSuffix(line, []byte{'\n'}), err
+	}
 }
 
 // check classifies one input line: its id (nil when absent or unreadable),

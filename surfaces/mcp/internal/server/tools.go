@@ -9,45 +9,42 @@ import (
 	"github.com/noggin-go/noggin/core/request"
 )
 
-// prop is the schema of one argument: its JSON type(s), allowed values
-// and description.
+// prop is the schema of one argument beyond its types (core's): its
+// allowed values and description.
 type prop struct {
-	types []string
-	enum  []any
-	desc  string
+	enum []any
+	desc string
 }
-
-func typ(t ...string) []string { return t }
 
 // props describes every argument core takes in a tool call; descriptions
 // may differ by tool (overrides).
 var props = map[string]prop{
-	"noggin": {typ("string"), nil,
+	"noggin": {nil,
 		"canonical location of the noggin to operate on — e.g. `~/.noggin.yaml`, `./.noggin.yaml`, `/abs/path.yaml`, or `file:///abs/path.yaml`. Required on every tool call."},
-	"path": {typ("string"), nil,
+	"path": {nil,
 		"noggin path: absolute /1/2 (1-based positions from the roots) or relative to the active item (., .., -, +, 2/1, ../3)"},
-	"title":           {typ("string"), nil, "item title (one line)"},
-	"goto":            {typ("string", "boolean"), nil, "true = goto the target; string = goto this path after the verb"},
-	"before":          {typ("string"), nil, "place as sibling before this anchor path"},
-	"after":           {typ("string"), nil, "place as sibling after this anchor path"},
-	"into":            {typ("string"), nil, "place as last child of this anchor path"},
-	"force":           {typ("boolean"), nil, "close even if open descendants exist (leaves them open)"},
-	"closeAll":        {typ("boolean"), nil, "cascade-close all open descendants first"},
-	"noChildren":      {typ("boolean"), nil, "omit first-level children of the target"},
-	"withSiblings":    {typ("boolean"), nil, "also include ancestor sibling rows at every depth"},
-	"withDescendants": {typ("boolean"), nil, "expand the target subtree recursively"},
-	"withAll":         {typ("boolean"), nil, "shorthand for withSiblings + withDescendants"},
-	"withNotes":       {typ("boolean"), nil, "accepted for compatibility; no effect (every node in the result already carries its notes)"},
-	"state":           {typ("string"), []any{"done", "open"}, "set done/open state"},
-	"text":            {typ("string"), nil, "note body (free-form)"},
-	"recursive":       {typ("boolean"), nil, "also delete descendants"},
-	"from":            {typ("string"), nil, "canonical location of the SOURCE noggin (read-only)"},
-	"to":              {typ("string"), nil, "canonical location of the DESTINATION noggin (mutated)"},
-	"query":           {typ("string"), nil, "words to look for; every word must occur in the item's title or notes (any case)"},
-	"open":            {typ("boolean"), nil, "only open items"},
-	"done":            {typ("boolean"), nil, "only done items"},
-	"under":           {typ("string"), nil, "only items below the item at this path"},
-	"limit":           {typ("integer"), nil, "at most this many results (a whole number from 1)"},
+	"title":           {nil, "item title (one line)"},
+	"goto":            {nil, "true = goto the target; string = goto this path after the verb"},
+	"before":          {nil, "place as sibling before this anchor path"},
+	"after":           {nil, "place as sibling after this anchor path"},
+	"into":            {nil, "place as last child of this anchor path"},
+	"force":           {nil, "close even if open descendants exist (leaves them open)"},
+	"closeAll":        {nil, "cascade-close all open descendants first"},
+	"noChildren":      {nil, "omit first-level children of the target"},
+	"withSiblings":    {nil, "also include ancestor sibling rows at every depth"},
+	"withDescendants": {nil, "expand the target subtree recursively"},
+	"withAll":         {nil, "shorthand for withSiblings + withDescendants"},
+	"withNotes":       {nil, "accepted for compatibility; no effect (every node in the result already carries its notes)"},
+	"state":           {[]any{"done", "open"}, "set done/open state"},
+	"text":            {nil, "note body (free-form)"},
+	"recursive":       {nil, "also delete descendants"},
+	"from":            {nil, "canonical location of the SOURCE noggin (read-only)"},
+	"to":              {nil, "canonical location of the DESTINATION noggin (mutated)"},
+	"query":           {nil, "words to look for; every word must occur in the item's title or notes (any case)"},
+	"open":            {nil, "only open items"},
+	"done":            {nil, "only done items"},
+	"under":           {nil, "only items below the item at this path"},
+	"limit":           {nil, "at most this many results (a whole number from 1)"},
 }
 
 // overrides are per-tool descriptions of an argument.
@@ -78,10 +75,10 @@ func schema(tool string, required ...string) *jsonschema.Schema {
 		if d, ok := overrides[tool+"."+p.Name]; ok {
 			ps.Description = d
 		}
-		if len(pr.types) == 1 {
-			ps.Type = pr.types[0]
+		if len(p.Types) == 1 {
+			ps.Type = p.Types[0]
 		} else {
-			ps.Types = pr.types
+			ps.Types = p.Types
 		}
 		s.Properties[p.Name] = ps
 		s.PropertyOrder = append(s.PropertyOrder, p.Name)

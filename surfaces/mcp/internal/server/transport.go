@@ -32,6 +32,16 @@ func ServeStdio(ctx context.Context, h *Handler, in io.Reader, out io.Writer) er
 	return nil
 }
 
+// Timeouts of the HTTP server: a request's headers, its whole body, the
+// answer's writing (the event stream of a GET is exempt), an idle
+// connection.
+const (
+	ReadHeaderTimeout = 10 * time.Second
+	ReadTimeout       = time.Minute
+	WriteTimeout      = time.Minute
+	IdleTimeout       = 2 * time.Minute
+)
+
 // HTTPHandler serves the tools over streamable HTTP with the SDK's DNS
 // rebinding (localhost) protection and Go's cross-origin protection on.
 func HTTPHandler(h *Handler, log *slog.Logger) http.Handler {
@@ -61,6 +71,11 @@ func guardHTTP(next http.Handler) http.Handler {
 		if (r.Method == http.MethodGet || r.Method == http.MethodDelete) && r.Header.Get("Mcp-Session-Id") == "" {
 			http.Error(w, "bad request: missing Mcp-Session-Id header", http.StatusBadRequest)
 			return
+		}
+		if r.Method == http.MethodGet { // the event stream lasts as long as its session
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(time.Time{})
+			_ = rc.SetWriteDeadline(time.Time{})
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {

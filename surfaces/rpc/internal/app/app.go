@@ -15,6 +15,7 @@ package app
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,6 +26,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/noggin-go/noggin/core/buildinfo"
@@ -66,8 +68,14 @@ Flags of serve:
   --store URL        serve the noggins of a PostgreSQL team database instead of files
                      (a postgres:// URL; default: $NOGGIN_RPC_STORE); a noggin's location
                      (team.yaml) is its name in the database
-  --token TOKEN      bearer token required on every call (default: $NOGGIN_RPC_TOKEN);
-                     required when --addr is not a loopback address
+  --token-file FILE  a file holding the bearer token required on every call (default:
+                     $NOGGIN_RPC_TOKEN); required when --addr is not a loopback address
+  --token TOKEN      the token itself: every local user can read it in the process list,
+                     so prefer --token-file or $NOGGIN_RPC_TOKEN (a warning says so)
+  --tls-cert FILE    serve HTTPS (HTTP/2 included) with this certificate (PEM, the chain)...
+  --tls-key FILE     ...and its private key; both are read again when they change
+  --behind-tls-proxy the server sits behind a TLS proxy: allows a non-loopback --addr
+                     without --tls-cert (a token is still required)
   --max-bytes N      request size limit in bytes (default 33554432)
 
 Environment: NOGGIN_RPC_TOKEN, NOGGIN_RPC_STORE, NOGGIN_CLOCK, NOGGIN_KEYS (testing aids, see the README).
@@ -98,6 +106,10 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	addr := fs.String("addr", DefaultAddr, "listen address")
 	root := fs.String("root", "", "served directory (default: current directory)")
 	token := fs.String("token", "", "bearer token (default $NOGGIN_RPC_TOKEN)")
+	tokenFile := fs.String("token-file", "", "file holding the bearer token")
+	tlsCert := fs.String("tls-cert", "", "TLS certificate file")
+	tlsKey := fs.String("tls-key", "", "TLS key file")
+	behindProxy := fs.Bool("behind-tls-proxy", false, "a TLS proxy is in front")
 	maxBytes := fs.Int64("max-bytes", server.DefaultMaxBytes, "request size limit")
 	dsn := fs.String("store", "", "PostgreSQL team database (default $NOGGIN_RPC_STORE)")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -107,8 +119,25 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "noggin-rpc: serve takes no arguments\n")
 		return 2
 	}
-	if *token == "" {
+	switch {
+	case *token != "" && *tokenFile != "":
+		fmt.Fprintf(stderr, "noggin-rpc: --token and --token-file exclude each other\n")
+		return 2
+	case *token != "":
+		fmt.Fprintf(stderr, "noggin-rpc: warning: --token shows the token to every local user (ps, /proc); use --token-file or $NOGGIN_RPC_TOKEN\n")
+	case *tokenFile != "":
+		b, err := os.ReadFile(*tokenFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "noggin-rpc: --token-file: %v\n", err)
+			return 2
+		}
+		*token = strings.TrimRight(string(b), "\r\n")
+	default:
 		*token = getenv("NOGGIN_RPC_TOKEN")
+	}
+	if (*tlsCert == "") != (*tlsKey == "") {
+		fmt.Fprintf(stderr, "noggin-rpc: --tls-cert and --tls-key go together\n")
+		return 2
 	}
 	if strings.TrimSpace(*token) != *token { // blank, or padded by a copy-paste
 		fmt.Fprintf(stderr, "noggin-rpc: the token must not be blank or start or end with white space\n")
@@ -119,9 +148,28 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 2
 	}
-	if *token == "" && !isLoopback(*addr) {
-		fmt.Fprintf(stderr, "noggin-rpc: refusing to listen on non-loopback address %s without a token (--token or NOGGIN_RPC_TOKEN)\n", *addr)
-		return 2
+	if !isLoopback(*addr) {
+		switch {
+		case *token == "":
+			fmt.Fprintf(stderr, "noggin-rpc: refusing to listen on non-loopback address %s without a token (--token-file or $NOGGIN_RPC_TOKEN)\n", *addr)
+			return 2
+		case *tlsCert == "" && !*behindProxy:
+			fmt.Fprintf(stderr, "noggin-rpc: refusing to send tokens in clear text on non-loopback address %s: serve HTTPS (--tls-cert, --tls-key), or say that a TLS proxy is in front (--behind-tls-proxy)\n", *addr)
+			return 2
+		}
+	}
+	for _, c := range *token {
+		if c <= ' ' || c > '~' {
+			fmt.Fprintf(stderr, "noggin-rpc: the token holds a character that is not allowed in an HTTP header (a space, a line break, a control or non-ASCII character)\n")
+			return 2
+		}
+	}
+	var certs *certReloader
+	if *tlsCert != "" {
+		if certs, err = newCertReloader(*tlsCert, *tlsKey); err != nil {
+			fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+			return 2
+		}
 	}
 	eng, err := noggin.EngineFromEnv(getenv)
 	if err != nil {
@@ -162,34 +210,87 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "noggin-rpc: serving %s on http://%s\n", served, ln.Addr())
-	if err := serve(ctx, ln, srv); err != nil {
+	scheme := "http"
+	if certs != nil {
+		scheme = "https"
+	}
+	fmt.Fprintf(stderr, "noggin-rpc: serving %s on %s://%s\n", served, scheme, ln.Addr())
+	if err := serve(ctx, ln, srv, certs, defaultTimeouts); err != nil {
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-// newHTTPServer returns the http.Server of noggin-rpc: HTTP/1.1 and h2c.
-func newHTTPServer(h http.Handler) *http.Server {
+// timeouts bound what a client may hold: the request's headers, its
+// whole body, the answer's writing, an idle connection. Streams (Watch)
+// are exempt once their request is read (see streams).
+type timeouts struct{ header, read, write, idle time.Duration }
+
+var defaultTimeouts = timeouts{header: 10 * time.Second, read: time.Minute, write: time.Minute, idle: 2 * time.Minute}
+
+// newHTTPServer returns the http.Server of noggin-rpc: HTTP/1.1 and HTTP/2
+// (h2c without TLS).
+func newHTTPServer(h http.Handler, t timeouts) *http.Server {
 	var p http.Protocols
 	p.SetHTTP1(true)
+	p.SetHTTP2(true)
 	p.SetUnencryptedHTTP2(true)
 	return &http.Server{
-		Handler:           h,
+		Handler:           streams(h),
 		Protocols:         &p,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: t.header,
+		ReadTimeout:       t.read,
+		WriteTimeout:      t.write,
+		IdleTimeout:       t.idle,
 		MaxHeaderBytes:    64 << 10,
 	}
 }
 
-// serve serves on ln until ctx is done, then shuts down gracefully: Watch
-// streams are ended, in-flight calls get up to 10 s to finish.
-func serve(ctx context.Context, ln net.Listener, srv *server.Server) error {
-	hs := newHTTPServer(srv)
+// streams lifts the write deadline of a streaming call (Watch), which
+// writes for as long as the client watches, and its read deadline once
+// its request is read: the read timeout still cuts a request that stalls.
+func streams(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/Watch") {
+			rc := http.NewResponseController(w)
+			_ = rc.SetWriteDeadline(time.Time{})
+			r.Body = &onEOF{ReadCloser: r.Body, eof: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// onEOF calls eof once its body has been read to the end.
+type onEOF struct {
+	io.ReadCloser
+	eof  func()
+	done bool
+}
+
+func (b *onEOF) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		b.eof()
+	}
+	return n, err
+}
+
+// serve serves on ln (HTTPS with certs, when not nil) until ctx is done,
+// then shuts down gracefully: Watch streams are ended, in-flight calls get
+// up to 10 s to finish.
+func serve(ctx context.Context, ln net.Listener, srv *server.Server, certs *certReloader, t timeouts) error {
+	hs := newHTTPServer(srv, t)
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() {
+		if certs != nil {
+			hs.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.get}
+			errc <- hs.ServeTLS(ln, "", "")
+			return
+		}
+		errc <- hs.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
 		return err
@@ -205,6 +306,59 @@ func serve(ctx context.Context, ln net.Listener, srv *server.Server) error {
 		return err
 	}
 	return nil
+}
+
+// certReloader serves a certificate and key pair from two files, read
+// again when either changes (a renewed certificate needs no restart).
+type certReloader struct {
+	cert, key string
+	mu        sync.Mutex
+	stamp     string
+	pair      *tls.Certificate
+}
+
+func newCertReloader(cert, key string) (*certReloader, error) {
+	c := &certReloader{cert: cert, key: key}
+	if _, err := c.get(nil); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// get returns the pair, reading the files again if their stamp changed; a
+// pair that fails to load keeps the last good one.
+func (c *certReloader) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+	stamp := ""
+	for _, f := range []string{c.cert, c.key} {
+		fi, err := os.Stat(f)
+		if err != nil {
+			return c.last(fmt.Errorf("TLS: %w", err))
+		}
+		stamp += fmt.Sprintf("%d:%d;", fi.ModTime().UnixNano(), fi.Size())
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if stamp == c.stamp && c.pair != nil {
+		return c.pair, nil
+	}
+	pair, err := tls.LoadX509KeyPair(c.cert, c.key)
+	if err != nil {
+		if c.pair != nil {
+			return c.pair, nil
+		}
+		return nil, fmt.Errorf("TLS: %w", err)
+	}
+	c.stamp, c.pair = stamp, &pair
+	return c.pair, nil
+}
+
+func (c *certReloader) last(err error) (*tls.Certificate, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pair != nil {
+		return c.pair, nil
+	}
+	return nil, err
 }
 
 func rootDir(root string) (string, error) {

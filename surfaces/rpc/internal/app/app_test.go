@@ -43,6 +43,12 @@ func TestRunRefusals(t *testing.T) {
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"serve", "--addr", "0.0.0.0:0", "--token", "   ", "--root", t.TempDir()}, 2, "must not be blank"},
 		{[]string{"serve", "--token", " secret\n", "--root", t.TempDir()}, 2, "must not be blank"},
+		{[]string{"serve", "--addr", "0.0.0.0:0", "--token", "tok", "--root", t.TempDir()}, 2, "clear text"},
+		{[]string{"serve", "--addr", "0.0.0.0:0", "--token-file", "/nonexistent/token", "--root", t.TempDir()}, 2, "--token-file"},
+		{[]string{"serve", "--token", "a\r\nb", "--root", t.TempDir()}, 2, "not allowed in an HTTP header"},
+		{[]string{"serve", "--tls-cert", "c.pem", "--root", t.TempDir()}, 2, "go together"},
+		{[]string{"serve", "--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem", "--root", t.TempDir()}, 2, "TLS"},
+		{[]string{"serve", "--token", "a", "--token-file", "f", "--root", t.TempDir()}, 2, "exclude each other"},
 	} {
 		var out, errb bytes.Buffer
 		if code := Main(context.Background(), tc.args, env, &out, &errb); code != tc.code || !strings.Contains(errb.String(), tc.msg) {
@@ -72,7 +78,7 @@ func TestServeShutdown(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, ln, srv) }()
+	go func() { done <- serve(ctx, ln, srv, nil, defaultTimeouts) }()
 	url := "http://" + ln.Addr().String()
 	c := client.New(http.DefaultClient, url)
 	g := client.New(client.H2CClient(), url, client.WithConnectOptions(connect.WithGRPC()))
