@@ -1,13 +1,12 @@
 package codec
 
 import (
-	"github.com/noggin-go/noggin/core/jstext"
-
 	"runtime/debug"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

@@ -8,10 +8,9 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/noggin-go/noggin/core/jstext"
-
 	"go.yaml.in/yaml/v3"
 
+	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

@@ -1,14 +1,13 @@
 package codec
 
 import (
-	"github.com/noggin-go/noggin/core/jstext"
-
 	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

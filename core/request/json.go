@@ -1,16 +1,15 @@
 package request
 
 import (
-	"github.com/noggin-go/noggin/core/codec"
-	"math"
-
 	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
+	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/envelope"
 	"github.com/noggin-go/noggin/core/noggin"
 )

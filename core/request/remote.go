@@ -1,8 +1,6 @@
 package request
 
 import (
-	"github.com/noggin-go/noggin/core/codec"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/envelope"
 	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"

@@ -170,7 +170,7 @@ func SaveTokens(getenv func(string) string, tokens map[string]string) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer func() { _ = os.Remove(tmp.Name()) }() // gone already after the rename
 	if err := tmp.Chmod(0o600); err != nil {
 		_ = tmp.Close()
 		return err

@@ -22,7 +22,7 @@ func (s *service) Run(ctx context.Context, req *connect.Request[nogginv1.RunRequ
 	}
 	if id := req.Msg.GetRequestId(); id != "" {
 		if !request.ValidID(id) {
-			return nil, connect.NewError(connect.CodeInvalidArgument, errors.New("run: a request id is 1 to 128 letters, digits and .-_:"))
+			return nil, connect.NewError(connect.CodeInvalidArgument, errors.New("run: a request id is 1 to 128 of the characters a-z A-Z 0-9 . - _ and : (colon)"))
 		}
 		r.ID = id
 	}

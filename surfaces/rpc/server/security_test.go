@@ -1,8 +1,6 @@
 package server_test
 
 import (
-	"github.com/noggin-go/noggin/core/request"
-
 	"context"
 	"errors"
 	"io"
@@ -20,6 +18,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
 )
 

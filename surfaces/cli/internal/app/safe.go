@@ -1,11 +1,11 @@
 package app
 
 import (
-	"github.com/noggin-go/noggin/core/jstext"
-
 	"bytes"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/noggin-go/noggin/core/jstext"
 )
 
 // Human output is read by people in terminals, and titles, notes and

@@ -4,8 +4,6 @@ package server
 // streamable HTTP (guarded).
 
 import (
-	"github.com/noggin-go/noggin/core/request"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -17,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/noggin-go/noggin/core/request"
 )
 
 // ServeStdio serves h over a stdio pair until ctx is done or in ends; at
