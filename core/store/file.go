@@ -67,6 +67,7 @@ type fileStore struct {
 	itemsDigest string
 	journal     journalTail // the history as this store last appended to it (under wmu)
 	timeout     time.Duration
+	observe     func(step string, d time.Duration) // Options.Observe
 	poll        time.Duration
 
 	wmu turn // serialises Update within the process
@@ -114,7 +115,7 @@ func newFileStore(location, abs, shown, name, base string, fsy fsys, o Options) 
 	s := &fileStore{
 		location: location, abs: abs, shown: shown, name: name, base: base, fsy: fsy,
 		jsonFile: strings.EqualFold(filepath.Ext(abs), ".json"), mapFiles: o.MapFiles,
-		timeout: o.LockTimeout, poll: o.PollInterval, wmu: newTurn(),
+		timeout: o.LockTimeout, poll: o.PollInterval, wmu: newTurn(), observe: o.Observe,
 	}
 	if s.timeout <= 0 {
 		s.timeout = defaultLockTimeout

@@ -102,11 +102,16 @@ func (s *fileStore) planCached(w noggin.Write) (*noggin.Document, *noggin.Histor
 // if the file changed since doc was planned on (into h and ops), apply,
 // write.
 func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *noggin.Receipt, doc *noggin.Document, h *noggin.History, ops []noggin.Op) (*noggin.Document, error) {
+	start := time.Now()
 	lk, err := acquireLock(ctx, s.fsy, s.name, s.shown, s.timeout)
 	if err != nil {
 		return nil, s.writeErr(err)
 	}
 	defer lk.release()
+	if s.observe != nil {
+		s.observe("lock-wait", time.Since(start))
+		defer func() { s.observe("write", time.Since(start)) }()
+	}
 
 	// Re-read under the lock: the ops apply to the file as it is now.
 	st, err := s.stat()

@@ -94,6 +94,10 @@ type Options struct {
 	// short-lived process pays for page by page. Mappings are never
 	// released, so it is meant for one-shot processes such as the CLI.
 	MapFiles bool
+	// Observe, when set, is told how long a write waited for the noggin's
+	// lock ("lock-wait") and how long the whole write took ("write"), for
+	// a server's metrics.
+	Observe func(step string, d time.Duration)
 }
 
 // Resolve picks the location: flag if non-empty, else $NOGGIN if non-empty,

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"time"
 
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/proto"
@@ -339,21 +340,39 @@ func (c *Client) Snapshot(ctx context.Context, location string) (*noggin.Documen
 	return convert.DocumentFromProto(res.Msg.GetDocument()), nil
 }
 
-// Watcher is an open Watch stream.
+// Watcher is an open Watch stream. When the server ends it as unavailable
+// (a restart, a replica going away), Next subscribes again by itself.
 type Watcher struct {
 	stream *connect.ServerStreamForClient[nogginv1.WatchResponse]
 	// Initial is the document when the subscription started.
 	Initial *noggin.Document
+
+	c        *Client
+	ctx      context.Context
+	location string
+	last     *noggin.Document // the document after the last event
 }
+
+// reconnectFor bounds how long Next tries to subscribe again.
+const reconnectFor = time.Minute
 
 // Watch subscribes to the change events of the noggin at location. It
 // returns once the server has confirmed the subscription (its initial
 // document), so every change applied after Watch returns is delivered.
 // Cancel ctx or call Close to unsubscribe.
 func (c *Client) Watch(ctx context.Context, location string) (*Watcher, error) {
+	stream, doc, err := c.subscribe(ctx, location)
+	if err != nil {
+		return nil, err
+	}
+	return &Watcher{stream: stream, Initial: doc, c: c, ctx: ctx, location: location, last: doc}, nil
+}
+
+// subscribe opens a Watch stream and reads its initial document.
+func (c *Client) subscribe(ctx context.Context, location string) (*connect.ServerStreamForClient[nogginv1.WatchResponse], *noggin.Document, error) {
 	stream, err := c.rpc.Watch(ctx, connect.NewRequest(&nogginv1.WatchRequest{Location: location}))
 	if err != nil {
-		return nil, Error(err)
+		return nil, nil, Error(err)
 	}
 	if !stream.Receive() {
 		err := stream.Err()
@@ -361,29 +380,69 @@ func (c *Client) Watch(ctx context.Context, location string) (*Watcher, error) {
 		if err == nil {
 			err = errors.New("watch: stream ended before the subscription was confirmed")
 		}
-		return nil, Error(err)
+		return nil, nil, Error(err)
 	}
-	return &Watcher{stream: stream, Initial: convert.DocumentFromProto(stream.Msg().GetDocument())}, nil
+	return stream, convert.DocumentFromProto(stream.Msg().GetDocument()), nil
 }
 
 // Next blocks for the next event: a change list with the document after it,
-// or (Err set) an error that happened outside a request. It returns an
-// error when the stream ends.
+// or (Err set) an error that happened outside a request. A stream the
+// server ended as unavailable is opened again (for up to a minute), and
+// what changed meanwhile is the next event. It returns an error when the
+// stream ends otherwise.
 func (w *Watcher) Next() (noggin.Event, error) {
-	for w.stream.Receive() {
-		m := w.stream.Msg()
-		if m.GetInitial() {
-			continue
+	for {
+		for w.stream.Receive() {
+			m := w.stream.Msg()
+			if m.GetInitial() {
+				continue
+			}
+			if m.GetError() != nil {
+				return noggin.Event{Err: convert.ErrorFromProto(m.GetError())}, nil
+			}
+			ev := noggin.Event{Changes: convert.ChangesFromProto(m.GetChanges()), Doc: convert.DocumentFromProto(m.GetDocument())}
+			w.last = ev.Doc
+			return ev, nil
 		}
-		if m.GetError() != nil {
-			return noggin.Event{Err: convert.ErrorFromProto(m.GetError())}, nil
+		err := w.stream.Err()
+		if err == nil {
+			return noggin.Event{}, errors.New("watch: stream closed")
 		}
-		return noggin.Event{Changes: convert.ChangesFromProto(m.GetChanges()), Doc: convert.DocumentFromProto(m.GetDocument())}, nil
+		if connect.CodeOf(err) != connect.CodeUnavailable {
+			return noggin.Event{}, Error(err)
+		}
+		if err := w.resubscribe(); err != nil {
+			return noggin.Event{}, err
+		}
+		if changes := noggin.Diff(w.last, w.Initial); len(changes) > 0 {
+			w.last = w.Initial
+			return noggin.Event{Changes: changes, Doc: w.Initial}, nil
+		}
 	}
-	if err := w.stream.Err(); err != nil {
-		return noggin.Event{}, Error(err)
+}
+
+// resubscribe opens the stream again, with growing pauses, until it is
+// open, the watcher's context is done or reconnectFor has passed.
+func (w *Watcher) resubscribe() error {
+	_ = w.stream.Close()
+	deadline := time.Now().Add(reconnectFor)
+	wait := 100 * time.Millisecond
+	for {
+		stream, doc, err := w.c.subscribe(w.ctx, w.location)
+		if err == nil {
+			w.stream, w.Initial = stream, doc
+			return nil
+		}
+		if w.ctx.Err() != nil || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-time.After(wait):
+		case <-w.ctx.Done():
+			return err
+		}
+		wait = min(2*wait, 2*time.Second)
 	}
-	return noggin.Event{}, errors.New("watch: stream closed")
 }
 
 // Close unsubscribes.

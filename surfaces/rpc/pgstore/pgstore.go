@@ -69,6 +69,9 @@ const channel = "noggin_changes"
 // (request.Opener) and caches each opened noggin for the process.
 type DB struct {
 	pool *pgxpool.Pool
+	// Observe, when set, is told how long a write waited for its noggin's
+	// row ("lock-wait") and how long the whole write took ("write").
+	Observe func(step string, d time.Duration)
 
 	mu     sync.Mutex
 	byName map[string]*nogginStore
@@ -114,6 +117,16 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 }
 
 // Close stops listening and closes the connections.
+// Ping checks that the database answers (a server's readiness).
+func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }
+
+// PoolStat is the connection pool's state: connections in use, idle, in
+// all, and the most it opens.
+func (db *DB) PoolStat() (acquired, idle, total, max int32) {
+	st := db.pool.Stat()
+	return st.AcquiredConns(), st.IdleConns(), st.TotalConns(), st.MaxConns()
+}
+
 func (db *DB) Close() {
 	db.stopListen()
 	<-db.listenDone

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -375,9 +376,14 @@ func (s *nogginStore) update(ctx context.Context, w noggin.Write, hold *noggin.R
 			_ = tx.Rollback(context.WithoutCancel(ctx))
 		}
 	}()
+	start := time.Now()
 	id, version, err := s.lockRow(ctx, tx)
 	if err != nil {
 		return nil, err
+	}
+	if obs := s.db.Observe; obs != nil {
+		obs("lock-wait", time.Since(start))
+		defer func() { obs("write", time.Since(start)) }()
 	}
 	if err := s.catchUp(ctx, tx, id, version); err != nil {
 		return nil, err

@@ -8,10 +8,14 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"connectrpc.com/connect"
 	"connectrpc.com/grpchealth"
@@ -47,6 +51,18 @@ type Config struct {
 	Token string
 	// MaxBytes limits the size of a request body (DefaultMaxBytes if 0).
 	MaxBytes int64
+	// Logger, when set, gets a line per call (method, noggin name, code,
+	// duration, request id, replica), never a token, title or note.
+	Logger *slog.Logger
+	// Replica names this process in the log (e.g. host/pid).
+	Replica string
+	// Metrics, when set, count the calls; they are served at /metrics
+	// unless MetricsElsewhere (served on another address by the caller).
+	Metrics          *Metrics
+	MetricsElsewhere bool
+	// Ready reports whether the store answers (/readyz); nil: the root
+	// directory is readable.
+	Ready func(ctx context.Context) error
 }
 
 // Server is a noggin-rpc server: an http.Handler plus the resources it owns.
@@ -76,10 +92,11 @@ func New(cfg Config) (*Server, error) {
 		connect.WithCompressMinBytes(compressMinBytes),
 	}
 	opts = append(opts, strictJSONCodecs...)
-	authed := opts
+	obs := &observer{log: cfg.Logger, metrics: cfg.Metrics, replica: cfg.Replica}
+	authed := append(append([]connect.HandlerOption(nil), opts...), connect.WithInterceptors(obs))
 	if cfg.Token != "" {
 		authed = append(append([]connect.HandlerOption(nil), opts...),
-			connect.WithInterceptors(&authInterceptor{want: cfg.Token}))
+			connect.WithInterceptors(obs, &authInterceptor{want: cfg.Token}))
 	}
 	mux := http.NewServeMux()
 	mux.Handle(nogginv1connect.NewNogginServiceHandler(svc, authed...))
@@ -90,6 +107,42 @@ func New(cfg Config) (*Server, error) {
 	mux.Handle(grpcreflect.NewHandlerV1(reflector, authed...))
 	mux.Handle(grpcreflect.NewHandlerV1Alpha(reflector, authed...))
 	mux.Handle(grpchealth.NewHandler(grpchealth.NewStaticChecker(nogginv1connect.NogginServiceName), opts...))
+	// Health and readiness for load balancers and service managers, and
+	// the metrics: no token, no noggin data.
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	ready := cfg.Ready
+	if ready == nil {
+		root := cfg.Store.Root
+		ready = func(context.Context) error {
+			d, err := os.Open(root)
+			if err == nil {
+				_, err = d.Readdirnames(1)
+				_ = d.Close()
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+			}
+			if err != nil {
+				return errors.New("the root directory cannot be read")
+			}
+			return nil
+		}
+	}
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := ready(ctx); err != nil {
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(w, "ready\n")
+	})
+	if cfg.Metrics != nil {
+		cfg.Metrics.Gauge("noggin_rpc_watch_streams", "Watch streams open now.", func() float64 { return float64(svc.watchers()) })
+		if !cfg.MetricsElsewhere {
+			mux.Handle("GET /metrics", cfg.Metrics.Handler())
+		}
+	}
 	max := cfg.MaxBytes
 	checkHost := cfg.Token == ""
 	errw := connect.NewErrorWriter()

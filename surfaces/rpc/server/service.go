@@ -389,15 +389,18 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 	if err := stream.Send(&nogginv1.WatchResponse{Initial: true, Document: s.shows.document(st, doc)}); err != nil {
 		return err
 	}
+	// A stream that the server ends (shutdown) ends unavailable: the
+	// client should reconnect, to this server or another replica.
+	shutdown := connect.NewError(connect.CodeUnavailable, errors.New("watch: the server is shutting down; reconnect"))
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-done:
-			return nil
+			return shutdown
 		case ev, ok := <-events:
 			if !ok {
-				return nil
+				return shutdown
 			}
 			msg := &nogginv1.WatchResponse{}
 			if ev.Err != nil {

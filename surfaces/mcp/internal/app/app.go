@@ -36,6 +36,7 @@ type Env struct {
 }
 
 const usage = `usage: noggin-mcp [--root DIR] [--server URL]... [--http ADDR [--allow-remote]]
+       noggin-mcp help | --help | --version
 
 Serves the noggin MCP tools over stdio (default) or streamable HTTP.
 
@@ -53,7 +54,7 @@ Serves the noggin MCP tools over stdio (default) or streamable HTTP.
 func Main(ctx context.Context, env Env) int {
 	fs := flag.NewFlagSet("noggin-mcp", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	fs.Usage = func() { fmt.Fprint(env.Stderr, usage) }
+	fs.Usage = func() {} // --help prints it on stdout; an error says where to look
 	root := fs.String("root", "", "")
 	var servers []string
 	fs.Func("server", "", func(v string) error {
@@ -67,10 +68,16 @@ func Main(ctx context.Context, env Env) int {
 	allowRemote := fs.Bool("allow-remote", false, "")
 	level := fs.String("log-level", "warn", "")
 	version := fs.Bool("version", false, "")
+	if len(env.Args) > 0 && env.Args[0] == "help" {
+		fmt.Fprint(env.Stdout, usage)
+		return 0
+	}
 	if err := fs.Parse(env.Args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(env.Stdout, usage)
 			return 0
 		}
+		fmt.Fprintln(env.Stderr, "noggin-mcp: see noggin-mcp --help")
 		return 2
 	}
 	if *version {
@@ -78,8 +85,7 @@ func Main(ctx context.Context, env Env) int {
 		return 0
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(env.Stderr, "noggin-mcp: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
+		fmt.Fprintf(env.Stderr, "noggin-mcp: unexpected argument %q (see noggin-mcp --help)\n", fs.Arg(0))
 		return 2
 	}
 	var lv slog.Level

@@ -44,10 +44,10 @@ func TestCheckListenAddr(t *testing.T) {
 // refused remote address, and a --http server that serves until cancelled.
 func TestMainFlags(t *testing.T) {
 	run := func(args ...string) (int, string) {
-		var stderr bytes.Buffer
+		var out bytes.Buffer
 		code := Main(context.Background(), Env{Args: args, Getenv: testGetenv, Stdin: io.NopCloser(strings.NewReader("")),
-			Stdout: nopWriteCloser{io.Discard}, Stderr: &stderr})
-		return code, stderr.String()
+			Stdout: nopWriteCloser{&out}, Stderr: &out})
+		return code, out.String()
 	}
 	for _, c := range []struct {
 		args []string
@@ -60,6 +60,8 @@ func TestMainFlags(t *testing.T) {
 		{[]string{"--root", "/definitely/not/here"}, 2, "--root"},
 		{[]string{"--log-level", "loud"}, 2, "--log-level"},
 		{[]string{"--help"}, 0, "usage: noggin-mcp"},
+		{[]string{"help"}, 0, "usage: noggin-mcp"},
+		{[]string{"-h"}, 0, "--server URL"},
 		{[]string{"--version"}, 0, ""},
 		{[]string{}, 0, ""}, // stdio on an empty stdin: clean EOF
 	} {

@@ -20,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -77,6 +78,13 @@ Flags of serve:
   --behind-tls-proxy the server sits behind a TLS proxy: allows a non-loopback --addr
                      without --tls-cert (a token is still required)
   --max-bytes N      request size limit in bytes (default 33554432)
+  --log-format F     text (default) or json: a line per call, startup and shutdown, on stderr
+  --log-level L      debug, info (default), warn or error
+  --metrics-addr A   serve /metrics (Prometheus) on this address instead of --addr
+  --grace D          how long calls in flight may finish after SIGTERM (default 10s)
+
+Endpoints besides the RPC services, without a token: /healthz (the process serves),
+/readyz (its store answers: the root is readable, the database reachable), /metrics.
 
 Environment: NOGGIN_RPC_TOKEN, NOGGIN_RPC_STORE, NOGGIN_CLOCK, NOGGIN_KEYS (testing aids, see the README).
 `
@@ -103,6 +111,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {} // --help prints it on stdout; an error says where to look
 	addr := fs.String("addr", DefaultAddr, "listen address")
 	root := fs.String("root", "", "served directory (default: current directory)")
 	token := fs.String("token", "", "bearer token (default $NOGGIN_RPC_TOKEN)")
@@ -110,13 +119,27 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	tlsCert := fs.String("tls-cert", "", "TLS certificate file")
 	tlsKey := fs.String("tls-key", "", "TLS key file")
 	behindProxy := fs.Bool("behind-tls-proxy", false, "a TLS proxy is in front")
+	logFormat := fs.String("log-format", "text", "text or json")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	metricsAddr := fs.String("metrics-addr", "", "address of /metrics")
+	grace := fs.Duration("grace", 10*time.Second, "time for calls in flight after SIGTERM")
 	maxBytes := fs.Int64("max-bytes", server.DefaultMaxBytes, "request size limit")
 	dsn := fs.String("store", "", "PostgreSQL team database (default $NOGGIN_RPC_STORE)")
 	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		fmt.Fprintln(stderr, "noggin-rpc: see noggin-rpc help")
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "noggin-rpc: serve takes no arguments\n")
+		return 2
+	}
+	log, err := newLogger(stderr, *logFormat, *logLevel)
+	if err != nil {
+		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 2
 	}
 	switch {
@@ -177,11 +200,15 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		return 2
 	}
 	SetGC()
+	metrics := server.NewMetrics()
+	host, _ := os.Hostname()
 	cfg := server.Config{
 		Engine:   eng,
-		Store:    store.Options{Root: dir},
+		Store:    store.Options{Root: dir, Observe: metrics.Observe},
 		Token:    *token,
 		MaxBytes: *maxBytes,
+		Logger:   log, Replica: fmt.Sprintf("%s/%d", host, os.Getpid()),
+		Metrics: metrics, MetricsElsewhere: *metricsAddr != "",
 	}
 	served := dir
 	if *dsn == "" {
@@ -198,7 +225,19 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 			return 1
 		}
 		defer db.Close()
-		cfg.Opener, served = db, "the team database"
+		cfg.Opener, served, cfg.Ready = db, "the team database", db.Ping
+		db.Observe = metrics.Observe
+		for _, g := range []struct {
+			name, help string
+			v          func(acquired, idle, total, max int32) int32
+		}{
+			{"noggin_db_pool_acquired_connections", "Database connections in use.", func(a, _, _, _ int32) int32 { return a }},
+			{"noggin_db_pool_idle_connections", "Idle database connections.", func(_, i, _, _ int32) int32 { return i }},
+			{"noggin_db_pool_connections", "Database connections open.", func(_, _, t, _ int32) int32 { return t }},
+			{"noggin_db_pool_max_connections", "Most database connections the pool opens.", func(_, _, _, m int32) int32 { return m }},
+		} {
+			metrics.Gauge(g.name, g.help, func() float64 { return float64(g.v(db.PoolStat())) })
+		}
 	}
 	srv, err := server.New(cfg)
 	if err != nil {
@@ -215,19 +254,59 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		scheme = "https"
 	}
 	fmt.Fprintf(stderr, "noggin-rpc: serving %s on %s://%s\n", served, scheme, ln.Addr())
-	if err := serve(ctx, ln, srv, certs, defaultTimeouts); err != nil {
+	log.Info("serving", "store", storeKind(*dsn), "addr", ln.Addr().String(), "tls", certs != nil, "token", *token != "", "replica", cfg.Replica)
+	if *metricsAddr != "" {
+		mln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			fmt.Fprintf(stderr, "noggin-rpc: --metrics-addr: %v\n", err)
+			return 1
+		}
+		ms := &http.Server{Handler: metrics.Handler(), ReadHeaderTimeout: defaultTimeouts.header}
+		go func() { _ = ms.Serve(mln) }()
+		defer func() { _ = ms.Close() }()
+	}
+	t := defaultTimeouts
+	t.grace = *grace
+	if err := serve(ctx, ln, srv, certs, t); err != nil {
+		log.Error("stopped", "error", err.Error())
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 1
 	}
+	log.Info("stopped: calls in flight finished, Watch streams ended unavailable")
 	return 0
+}
+
+// storeKind names the store in the log without its address (which may
+// hold a password) or the root's absolute path.
+func storeKind(dsn string) string {
+	if dsn != "" {
+		return "postgres"
+	}
+	return "files"
+}
+
+// newLogger is the server's log on w: text or JSON lines at level.
+func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: debug, info, warn or error", level)
+	}
+	o := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, o)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, o)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: text or json", format)
 }
 
 // timeouts bound what a client may hold: the request's headers, its
 // whole body, the answer's writing, an idle connection. Streams (Watch)
 // are exempt once their request is read (see streams).
-type timeouts struct{ header, read, write, idle time.Duration }
+type timeouts struct{ header, read, write, idle, grace time.Duration }
 
-var defaultTimeouts = timeouts{header: 10 * time.Second, read: time.Minute, write: time.Minute, idle: 2 * time.Minute}
+var defaultTimeouts = timeouts{header: 10 * time.Second, read: time.Minute, write: time.Minute, idle: 2 * time.Minute, grace: 10 * time.Second}
 
 // newHTTPServer returns the http.Server of noggin-rpc: HTTP/1.1 and HTTP/2
 // (h2c without TLS).
@@ -278,8 +357,8 @@ func (b *onEOF) Read(p []byte) (int, error) {
 }
 
 // serve serves on ln (HTTPS with certs, when not nil) until ctx is done,
-// then shuts down gracefully: Watch streams are ended, in-flight calls get
-// up to 10 s to finish.
+// then shuts down gracefully: it stops accepting, Watch streams end
+// (unavailable: clients reconnect), calls in flight get t.grace to finish.
 func serve(ctx context.Context, ln net.Listener, srv *server.Server, certs *certReloader, t timeouts) error {
 	hs := newHTTPServer(srv, t)
 	errc := make(chan error, 1)
@@ -297,7 +376,7 @@ func serve(ctx context.Context, ln net.Listener, srv *server.Server, certs *cert
 	case <-ctx.Done():
 	}
 	srv.Close()
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	sctx, cancel := context.WithTimeout(context.Background(), t.grace)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
 		return err

@@ -14,6 +14,8 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
+	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
+	"github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1/nogginv1connect"
 	"github.com/noggin-go/noggin/surfaces/rpc/server"
 )
 
@@ -88,9 +90,15 @@ func TestServeShutdown(t *testing.T) {
 	if v, err := g.Show(context.Background(), "a.yaml", noggin.ShowOpts{}); err != nil || v == nil {
 		t.Fatalf("grpc show: %v %v", v, err)
 	}
-	w, err := g.Watch(context.Background(), "a.yaml")
+	wctx, wcancel := context.WithCancel(context.Background())
+	defer wcancel()
+	w, err := g.Watch(wctx, "a.yaml")
 	if err != nil {
 		t.Fatal(err)
+	}
+	raw, err := nogginv1connect.NewNogginServiceClient(http.DefaultClient, url).Watch(context.Background(), connect.NewRequest(&nogginv1.WatchRequest{Location: "a.yaml"}))
+	if err != nil || !raw.Receive() {
+		t.Fatalf("raw watch: %v", err)
 	}
 	cancel()
 	select {
@@ -101,7 +109,58 @@ func TestServeShutdown(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("serve did not shut down")
 	}
+	if raw.Receive() || connect.CodeOf(raw.Err()) != connect.CodeUnavailable {
+		t.Fatalf("a watch ended by shutdown: %v, want unavailable", raw.Err())
+	}
+	wcancel() // the client would reconnect: nobody is there
 	if _, err := w.Next(); err == nil {
 		t.Fatal("watch stream survived shutdown")
+	}
+}
+
+// TestWatchAcrossRestart: a server restarted on the same address; the Go
+// client's watch subscribes again by itself and reports what changed.
+func TestWatchAcrossRestart(t *testing.T) {
+	eng, err := noggin.EngineFromEnv(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	start := func(addr string) (string, func()) {
+		srv, err := server.New(server.Config{Engine: eng, Store: store.Options{Root: root, PollInterval: 20 * time.Millisecond}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- serve(ctx, ln, srv, nil, defaultTimeouts) }()
+		return ln.Addr().String(), func() { cancel(); <-done }
+	}
+	addr, stop := start("127.0.0.1:0")
+	c := client.New(client.H2CClient(), "http://"+addr, client.WithConnectOptions(connect.WithGRPC()))
+	if _, err := c.Push(context.Background(), "a.yaml", noggin.PushOpts{Title: "before"}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Watch(context.Background(), "a.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	stop()
+	_, stop = start(addr)
+	defer stop()
+	if _, err := c.Push(context.Background(), "a.yaml", noggin.PushOpts{Title: "after"}); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := w.Next()
+	if err != nil {
+		t.Fatalf("watch after the restart: %v", err)
+	}
+	if ev.Doc == nil || len(ev.Doc.Items) != 2 || ev.Doc.Items[1].Title != "after" {
+		t.Fatalf("event after the restart: %+v", ev)
 	}
 }

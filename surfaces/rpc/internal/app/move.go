@@ -40,7 +40,12 @@ func move(ctx context.Context, args []string, getenv func(string) string, stdout
 	if verb == "import" {
 		fs.BoolVar(&replace, "replace", false, "replace a noggin of that name (its history is dropped)")
 	}
+	fs.Usage = func() {}
 	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
 		return 2
 	}
 	if fs.NArg() != 2 {
