@@ -100,6 +100,10 @@ checkgen: ## fail if committed generated code differs from a fresh generation
 readme-rpc: ## run every curl / buf curl / grpcurl command of surfaces/rpc/README.md on a token server
 	bash surfaces/rpc/scripts/readme.sh
 
+.PHONY: verify-deploy
+verify-deploy: ## systemd-analyze verify of deploy/noggin-rpc.service (against a freshly built noggin-rpc)
+	bash scripts/verify-deploy.sh
+
 .PHONY: validate-plugins
 validate-plugins: ## the Claude Code and Codex CLIs (from npm, pinned) validate and install the agent plugin
 	bash scripts/plugins.sh
