@@ -26,7 +26,7 @@ SRV_BUILD := -trimpath -ldflags "$(STAMP)"
 
 .PHONY: help
 help: ## list the targets
-	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 .PHONY: build
 build: ## build noggin, noggin-mcp and noggin-rpc into ./bin
@@ -53,12 +53,12 @@ vet: ## go vet and gofmt check over every module
 	@out=$$(gofmt -l core surfaces e2e); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 .PHONY: unit
-unit: ## unit tests of core and the surfaces, with -race
-	$(GO) test -race -count=1 $(UNIT_PKGS)
+unit: ## unit tests of core and the surfaces, with -race (a line per package as it ends)
+	bash scripts/gotestsum.sh pkgname -race -count=1 $(UNIT_PKGS)
 
 .PHONY: e2e
-e2e: ## cross-surface suite: same input, byte-identical envelopes on CLI, MCP and RPC
-	$(GO) test -race -count=1 -timeout 15m ./e2e/...
+e2e: ## cross-surface suite: same input, byte-identical envelopes on CLI, MCP and RPC (a line per test)
+	bash scripts/gotestsum.sh testname -race -count=1 -timeout 15m ./e2e/...
 
 .PHONY: bench
 bench: ## Go benchmarks of core (codec, engine, store, envelope) with -benchmem
