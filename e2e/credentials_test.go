@@ -88,8 +88,8 @@ func TestTokenGoesOnlyToItsServer(t *testing.T) {
 	// noggin-mcp over HTTP: the same.
 	cmd := exec.Command(needBinary(t, MCP), "--http", "127.0.0.1:0")
 	cmd.Dir, cmd.Env = dir, append(processEnv(true), env...)
-	stderr := &strings.Builder{}
-	cmd.Stderr = &syncWriter{b: stderr}
+	stderr := &syncWriter{b: &strings.Builder{}}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

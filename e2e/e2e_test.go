@@ -230,6 +230,13 @@ func (w *syncWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
+// String is what was written so far.
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
 // sharedRPC returns the suite's RPC server (root = the work directory),
 // started on first use.
 func sharedRPC(t *testing.T) *RPCServer {
