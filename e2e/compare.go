@@ -253,7 +253,7 @@ func Compare(s *Scenario, runs []*RunResult, norm func([]byte) []byte) []string 
 			}
 		}
 		for name := range r.Files {
-			if _, ok := want[name]; !ok && !s.Generated && !isPrevious(name) {
+			if _, ok := want[name]; !ok && !s.Generated {
 				out = append(out, fmt.Sprintf("scenario %s, final file %s, surface %s: unexpected file", s.Name, name, r.Mode))
 			}
 		}
@@ -269,15 +269,6 @@ func Compare(s *Scenario, runs []*RunResult, norm func([]byte) []byte) []string 
 				out = append(out, Mismatch{Scenario: s.Name, Line: name, Surface: r.Mode, Against: ref.Mode, Want: rd, Got: data}.String())
 			}
 		}
-		// A previous version (the file the last write replaced) is not in
-		// the goldens, but every surface keeps the same one.
-		for _, pair := range [][2]*RunResult{{r, ref}, {ref, r}} {
-			for name := range pair[0].Files {
-				if _, ok := pair[1].Files[name]; isPrevious(name) && !ok {
-					out = append(out, fmt.Sprintf("scenario %s, final file %s: kept by %s, not by %s", s.Name, name, pair[0].Mode, pair[1].Mode))
-				}
-			}
-		}
 	}
 	return out
 }
@@ -288,10 +279,6 @@ func label(r *RunResult, i int) string {
 	}
 	return r.Mode
 }
-
-// isPrevious reports whether a final file is a noggin's previous version
-// (<file>.previous, the file its last write replaced).
-func isPrevious(name string) bool { return strings.HasSuffix(name, ".previous") }
 
 // altHistory reports whether file name of run r is a history written with
 // a substitute step (e.g. MCP's goto for show --goto): it names another

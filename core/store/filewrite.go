@@ -208,8 +208,6 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 		return nil, err
 	}
 	s.removeStaleTemps()
-	previous := s.dropPrevious()
-	defer previous()
 	entry, jerr := noggin.NewEntry(w, h, fresh, ops)
 	// The journal is read before the write when the write may copy the
 	// unchanged items' bytes from the file: only if the file is what the
@@ -255,7 +253,7 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 		_ = appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal, journal, filePerm(st), hold != nil)
 		return nil
 	}
-	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st, previous, lk, commit)
+	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st, lk, commit)
 	lastMapped = false // writeAtomic unmapped it
 	if err != nil {
 		if entry.After != "" { // appended: take the entry back
@@ -306,10 +304,7 @@ func (s *fileStore) writeErr(err error) error {
 // commit runs just before the rename, with the digest of the new file
 // (the journal entry); an error from it stops the write. lk is the lock,
 // checked to be still ours just before the rename.
-// dropped waits for dropPrevious; the file being replaced is then linked
-// as <file>.previous before the rename, so that neither the rename nor
-// the end of a mapping of it frees it in line (see dropPrevious).
-func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp, dropped func(), lk *lock, commit func(digest string) error) (digest string, err error) {
+func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp, lk *lock, commit func(digest string) error) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	f, err := s.fsy.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, filePerm(st)) // read back for its digest
 	if err != nil {
@@ -387,7 +382,6 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 	if err != nil {
 		return "", err
 	}
-	dropped()
 	if beforeRename != nil {
 		beforeRename()
 	}
@@ -399,7 +393,6 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 	if lk.ours() != nil {
 		return "", noggin.NewError(noggin.CodeLockLost, noggin.F("path", s.shown))
 	}
-	_ = s.fsy.Link(s.name, s.name+previousSuffix) // none yet, or the name taken: the rename frees it
 	for attempt := 1; ; attempt++ {
 		err = s.fsy.Rename(tmp, s.name)
 		if err == nil || attempt == 6 || !(errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EACCES)) {
@@ -417,39 +410,9 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 	return digest, nil
 }
 
-// previousSuffix names the version of the noggin that the last write
-// replaced (see dropPrevious).
+// previousSuffix names the file an earlier build kept beside the noggin
+// (the version its last write replaced); writes remove it.
 const previousSuffix = ".previous"
-
-// dropPrevious removes <file>.previous on another goroutine and returns a
-// func that waits until it is gone (called under the lock, by a write).
-//
-// Every write keeps the file it replaces as a hard link, <file>.previous,
-// until the next write, which removes it while it encodes and syncs.
-// Freeing a file's blocks is slow: on this machine (ext4 mounted with
-// discard) removing a 43 MB noggin takes 25 ms and a 4 MB one 2.5 ms.
-// Without the link, the rename would drop the replaced file's last name
-// and its last user would free it in line: the rename itself, or, in a
-// one-shot process, the end of its mapping at exit. With it, the freeing
-// overlaps the write. A CLI push, whole process, medians interleaved, in
-// two sessions: 10k items 27.9 → 26.2 ms and 20.1 → 18.8 ms, 100k items
-// 195 → 170 ms and 118 → 101 ms. (It replaces keeping the last written
-// file open in long-lived stores, which did the same for their renames:
-// BenchmarkUpdate 10k 12.0–12.5 → 11.4–11.9 ms.) The link costs a
-// file's worth of disk, and keeps the version before the last write at
-// hand. Where the link cannot be made (a file system without hard links,
-// the name taken by a directory, which is never removed, even empty), the
-// rename frees the old file as before.
-func (s *fileStore) dropPrevious() (wait func()) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if fi, err := s.fsy.Stat(s.name + previousSuffix); err == nil && !fi.IsDir() {
-			_ = s.fsy.Remove(s.name + previousSuffix)
-		}
-	}()
-	return func() { <-done }
-}
 
 // digestOrErr carries digestWritten's results.
 type digestOrErr struct {
@@ -505,7 +468,8 @@ func (s *fileStore) dir() string {
 // removeStaleTemps deletes what writers that died left behind: temporary
 // files of this noggin (<file>.tmp-<pid>-<ms>, of dead pids or of this
 // process, which is not writing one now) and temporary lock directories
-// (<file>.lock.tmp-<pid>-<n>, of dead pids). Called under the lock.
+// (<file>.lock.tmp-<pid>-<n>, of dead pids), and the <file>.previous an
+// earlier build kept. Called under the lock.
 func (s *fileStore) removeStaleTemps() {
 	d, err := s.fsy.Open(s.dir())
 	if err != nil {
@@ -523,6 +487,13 @@ func (s *fileStore) removeStaleTemps() {
 			pid = tempPid(rest)
 		} else if rest, ok := strings.CutPrefix(n, base+".lock.tmp-"); ok {
 			pid, isLock = tempPid(rest), true
+		}
+		if n == base+previousSuffix {
+			p := filepath.Join(s.dir(), n)
+			if fi, err := s.fsy.Stat(p); err == nil && fi.Mode().IsRegular() {
+				_ = s.fsy.Remove(p)
+			}
+			continue
 		}
 		if pid <= 0 {
 			continue

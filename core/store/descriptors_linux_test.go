@@ -11,9 +11,7 @@ import (
 )
 
 // TestWritesKeepNoDescriptors: a store's writes close every file they
-// open (the version a write replaces is kept by a name, not a
-// descriptor), so a long-lived store's descriptors do not grow with its
-// writes.
+// open, so a long-lived store's descriptors do not grow with its writes.
 func TestWritesKeepNoDescriptors(t *testing.T) {
 	// No collections: a leaked *os.File's finalizer would close it and
 	// hide the leak.
