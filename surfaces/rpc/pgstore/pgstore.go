@@ -116,7 +116,6 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	return db, nil
 }
 
-// Close stops listening and closes the connections.
 // Ping checks that the database answers (a server's readiness).
 func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }
 
@@ -127,6 +126,7 @@ func (db *DB) PoolStat() (acquired, idle, total, max int32) {
 	return st.AcquiredConns(), st.IdleConns(), st.TotalConns(), st.MaxConns()
 }
 
+// Close stops listening and closes the connections.
 func (db *DB) Close() {
 	db.stopListen()
 	<-db.listenDone
