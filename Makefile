@@ -47,6 +47,12 @@ run: ## run the CLI on the default store: make run ARGS='push "spike storage"'
 .PHONY: test
 test: vet unit e2e ## everything CI runs: vet, unit tests with -race, the e2e suite
 
+.PHONY: short
+short: ## the fast inner loop: vet, unit tests without -race, the e2e suite in -short mode
+	$(GO) vet $(ALL_PKGS)
+	$(GO) test -short -count=1 $(UNIT_PKGS)
+	$(GO) test -short -count=1 ./e2e/...
+
 .PHONY: vet
 vet: ## go vet and gofmt check over every module
 	$(GO) vet $(ALL_PKGS)

@@ -71,6 +71,9 @@ func report(t *testing.T, s *Scenario, msgs []string) {
 // TestDifferential runs -fuzz-seqs generated sequences (fixed seed) on the
 // CLI, MCP, RPC and mixed, and requires byte-identical envelopes and files.
 func TestDifferential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short (make short): a fault or fuzz run; make test runs it")
+	}
 	c := NewSeededChooser(*fuzzSeed)
 	scns := make([]*Scenario, *fuzzSeqs)
 	steps := 0

@@ -226,6 +226,9 @@ func startReplicas(t *testing.T, dsn string, n int, env []string) []*RPCServer {
 // clients each; one replica is killed (SIGKILL) in the middle. The
 // clients of the other two go on, and no acknowledged write is lost.
 func TestReplicaKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short (make short): a fault or fuzz run; make test runs it")
+	}
 	c := pgtest.Start(t, pgtest.Options{})
 	srvs := startReplicas(t, c.DSN, 3, processEnv(false))
 	ctx := context.Background()
@@ -359,6 +362,9 @@ func TestWatchAcrossReplicaProcesses(t *testing.T) {
 // files (a location the database refuses, a failure only a file can give)
 // are left out and counted.
 func TestDifferentialPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short (make short): a fault or fuzz run; make test runs it")
+	}
 	c := pgtest.Start(t, pgtest.Options{})
 	srv := startReplicas(t, c.DSN, 1, processEnv(true))[0]
 	sf, err := NewRPCSurface(srv.Addr)

@@ -105,6 +105,9 @@ func countTitle(t *testing.T, addr, title string) int {
 // TestRetryAfterRestart: on the file server, a write whose server was
 // killed is retried on the restarted server; it is applied exactly once.
 func TestRetryAfterRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short (make short): a fault or fuzz run; make test runs it")
+	}
 	root := t.TempDir()
 	cur := startTokenServer(t, root)
 	retryCycles(t, 30, func() *RPCServer { return cur }, func() *RPCServer { cur = startTokenServer(t, root); return cur },
@@ -114,6 +117,9 @@ func TestRetryAfterRestart(t *testing.T) {
 // TestRetryAfterRestartPostgres: the same on the team server, and through
 // another replica.
 func TestRetryAfterRestartPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short (make short): a fault or fuzz run; make test runs it")
+	}
 	c := pgtest.Start(t, pgtest.Options{})
 	env := append(processEnv(true), "HOME="+t.TempDir(), "NOGGIN_RPC_TOKEN="+remoteToken)
 	start := func() *RPCServer {

@@ -40,9 +40,28 @@ func (s scn) with(header, body string) scn {
 	return s
 }
 
+func mustAbs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		fatal(err)
+	}
+	return a
+}
+
 func main() {
-	dir := flag.String("dir", "testdata/scenarios", "output directory")
+	dir := flag.String("dir", "", "output directory (default: the corpus, e2e/testdata/scenarios, from the repository root or e2e/)")
 	flag.Parse()
+	if *dir == "" {
+		// The corpus exists: from the root or from e2e/, never a new one.
+		for _, d := range []string{"testdata/scenarios", "e2e/testdata/scenarios"} {
+			if fi, err := os.Stat(d); err == nil && fi.IsDir() && filepath.Base(filepath.Dir(filepath.Dir(mustAbs(d)))) == "e2e" {
+				*dir = d
+			}
+		}
+		if *dir == "" {
+			fatal(fmt.Errorf("run it from the repository root or from e2e/ (or give -dir)"))
+		}
+	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		fatal(err)
 	}
