@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/noggin-go/noggin/core/request"
 )
 
 // readmeBlock returns the command lines of the first sh block after the
@@ -59,6 +61,20 @@ func TestReadmeMinute(t *testing.T) {
 		}
 		if err != nil {
 			t.Errorf("%s: %v\n%s", line, err, out)
+		}
+	}
+}
+
+// TestMCPReadmeListsEveryTool: the MCP README's tool table has a row for
+// every verb core runs.
+func TestMCPReadmeListsEveryTool(t *testing.T) {
+	b, err := os.ReadFile("../surfaces/mcp/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range request.Verbs {
+		if !strings.Contains(string(b), "| `"+request.ToolName(v)+"` |") {
+			t.Errorf("surfaces/mcp/README.md has no row for %s", request.ToolName(v))
 		}
 	}
 }

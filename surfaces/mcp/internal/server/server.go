@@ -105,7 +105,7 @@ func (h *Handler) Server() *mcp.Server {
 			}
 			res, err := next(ctx, method, req)
 			// The SDK lists tools sorted by name; the spec's order is the
-			// registration order (all 13 tools fit in one page).
+			// registration order (every tool fits in one page).
 			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
 				slices.SortStableFunc(lr.Tools, func(a, b *mcp.Tool) int { return rank[a.Name] - rank[b.Name] })
 			}
