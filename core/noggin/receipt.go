@@ -68,6 +68,13 @@ func (r *Receipt) Run(write func(r *Receipt) (*Document, error)) (*Document, err
 	r.ready, r.done, r.replies = make(chan *Document), make(chan error, 1), make(chan []byte)
 	result := make(chan *Document, 1)
 	go func() {
+		defer func() {
+			// A panic belongs to the caller, as if the write ran there (the
+			// request layer turns it into an internal error envelope).
+			if v := recover(); v != nil {
+				r.done <- panicked{v}
+			}
+		}()
 		doc, err := write(r)
 		result <- doc
 		r.done <- err
@@ -78,9 +85,18 @@ func (r *Receipt) Run(write func(r *Receipt) (*Document, error)) (*Document, err
 		return doc, nil
 	case err := <-r.done:
 		r.ended, r.err = true, err
+		var p panicked
+		if errors.As(err, &p) {
+			panic(p.value)
+		}
 		return <-result, err
 	}
 }
+
+// panicked carries a panic of the write's goroutine to the caller's.
+type panicked struct{ value any }
+
+func (p panicked) Error() string { return "panic in a write" }
 
 // Await is called by the write, just before it commits next: it returns
 // the reply to record with it, or ok false when the caller gave up (the
@@ -102,6 +118,10 @@ func (r *Receipt) Commit(reply []byte) error {
 	}
 	r.replies <- reply
 	r.ended, r.err = true, <-r.done
+	var p panicked
+	if errors.As(r.err, &p) {
+		panic(p.value)
+	}
 	return r.err
 }
 
