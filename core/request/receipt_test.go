@@ -142,3 +142,20 @@ func TestLoneSurrogates(t *testing.T) {
 		t.Fatalf("read back %q, %v", back.Title.Value, err)
 	}
 }
+
+// FuzzValidID: a valid id is short and plain, so that the journal's
+// "request":"<id>" needs no escape (store.recorded looks for those bytes).
+func FuzzValidID(f *testing.F) {
+	for _, s := range []string{"0123456789abcdef", "a.b-c_d:e", "", "a\"b", "a\\b", "é"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		if !request.ValidID(id) {
+			return
+		}
+		q, _ := json.Marshal(id)
+		if len(id) == 0 || len(id) > 128 || string(q) != `"`+id+`"` {
+			t.Fatalf("ValidID(%q) but it encodes as %s", id, q)
+		}
+	})
+}

@@ -73,7 +73,11 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > max+1 {
+		n := len(line) + len(chunk)
+		if err == nil {
+			n-- // the newline
+		}
+		if n > max {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
