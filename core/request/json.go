@@ -136,12 +136,12 @@ var callParams = func() map[string][]Param {
 // RunJSON runs an MCP tool call: tool is the MCP tool name of a verb
 // ("noggin_push"); raw is the arguments object (absent or null: no
 // arguments). An argument the verb does not take is unknown-argument, any
-// other tool name "unknown tool: NAME" (noggin-error, exit 1).
+// other tool name UnknownVerb.
 func (r *Runner) RunJSON(ctx context.Context, tool string, raw json.RawMessage) Result {
 	verb := VerbOf(tool)
 	v, ok := verbs[verb]
 	if !ok || ToolName(verb) != tool {
-		return failure(verb, noggin.Usage(noggin.CodeNogginError, 1, "unknown tool: "+tool))
+		return failure(verb, UnknownVerb(tool))
 	}
 	var m map[string]any
 	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
@@ -158,7 +158,7 @@ func (r *Runner) RunJSON(ctx context.Context, tool string, raw json.RawMessage) 
 func (r *Runner) RunCall(ctx context.Context, verb string, args map[string]any) Result {
 	ps, ok := callParams[verb]
 	if !ok {
-		return failure(verb, noggin.Usage(noggin.CodeNogginError, 1, "unknown verb: "+verb))
+		return failure(verb, UnknownVerb(verb))
 	}
 	return r.runArgs(ctx, verb, ps, args)
 }

@@ -251,13 +251,19 @@ func checkSizes(req *Request) error {
 	return nil
 }
 
+// UnknownVerb is the one error of a verb no surface knows (a CLI word, an
+// MCP tool name, an RPC Call verb), named as the caller gave it.
+func UnknownVerb(given string) error {
+	return noggin.Usage(noggin.CodeNogginError, 2, "unknown verb '"+given+"' (the verbs: "+strings.Join(Verbs, ", ")+"; try 'help')")
+}
+
 // usage is an argument error whose message is complete as given.
 func usage(msg string) error { return noggin.Usage(noggin.CodeNogginError, 2, msg) }
 
 func (r *Runner) run(ctx context.Context, req *Request, res *Result) (any, error) {
 	v, ok := verbs[req.Verb]
 	if !ok {
-		return nil, usage("unknown command: " + req.Verb + " (try 'help')")
+		return nil, UnknownVerb(req.Verb)
 	}
 	// (1) the checks that need no noggin.
 	if v.before != nil {

@@ -89,7 +89,7 @@ func (r *runner) run(argv []string) int {
 		if !a.HasVerb {
 			token = "undefined"
 		}
-		return r.fail(usage("unknown command: " + token + " (try 'help')"))
+		return r.fail(request.UnknownVerb(token))
 	}
 	eng, err := noggin.EngineFromEnv(r.getenv)
 	if err != nil {

@@ -41,7 +41,7 @@ func TestMainInProcess(t *testing.T) {
 		{"completion|fish", 0, "~complete -c noggin", ""},
 		{"push|x|--bogus|--json", 2, "", "{\n  \"status\": \"error\""},
 		{"push|x|--bogus", 2, "", "noggin: unknown flag: --bogus\n"},
-		{"frob", 2, "", "noggin: unknown command: frob (try 'help')\n"},
+		{"frob", 2, "", "noggin: unknown verb 'frob' (the verbs: push, "},
 		{"push|" + strings.Repeat("a", 4<<20+1), 2, "", "noggin: push: arguments is 4194305 bytes, over the limit of 4194304 bytes; nothing was written\n"},
 		{"note|" + strings.Repeat("a", 2<<20) + "|" + strings.Repeat("a", 2<<20), 2, "", "noggin: note: arguments is 4194305 bytes"},
 	}

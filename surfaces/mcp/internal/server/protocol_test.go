@@ -291,7 +291,7 @@ func TestUnknownToolIsResult(t *testing.T) {
 		t.Fatalf("JSON-RPC error: %v", err)
 	}
 	r := checkResult(t, "noggin_bogus", res)
-	if !r.IsError || !strings.Contains(r.Text, `"message": "unknown tool: noggin_bogus"`) || !strings.Contains(r.Text, `"verb": "bogus"`) {
+	if !r.IsError || !strings.Contains(r.Text, `"message": "unknown verb 'noggin_bogus' (the verbs: push,`) || !strings.Contains(r.Text, `"verb": "bogus"`) {
 		t.Errorf("got %s", r.Text)
 	}
 }
