@@ -129,6 +129,11 @@ func TestStolenLockFencesWrite(t *testing.T) {
 	if _, err := os.Stat(p + ".lock"); err != nil {
 		t.Fatalf("the stealer's lock was removed: %v", err)
 	}
+	// The fenced write's journal entry (appended just before the fence)
+	// is taken back: the history holds the first write only.
+	if seqs := journalSeqs(t, p+historySuffix); len(seqs) != 1 {
+		t.Fatalf("history has %d entries after a fenced write, want 1", len(seqs))
+	}
 }
 
 // TestKillNineContention: writers are killed with SIGKILL at random
