@@ -29,4 +29,10 @@ echo "$list"
 grep -q 'noggin@noggin *installed, enabled' <<<"$list" || { echo "plugins.sh: codex did not install the plugin" >&2; exit 1; }
 mcp=$("$codex" mcp list 2>&1 | grep -v '^WARNING: proceeding')
 grep -q '^noggin .*exec noggin-mcp' <<<"$mcp" || { echo "plugins.sh: codex does not see the plugin's MCP server:" >&2; echo "$mcp" >&2; exit 1; }
-echo "plugins.sh: codex sees the noggin MCP server of the plugin"
+# Codex passes MCP servers only a few variables: the plugin forwards the
+# remote noggin's server and token (env_vars), which Codex lists masked.
+get=$("$codex" mcp get noggin 2>&1 | grep -v '^WARNING: proceeding')
+for v in NOGGIN_SERVER NOGGIN_TOKEN; do
+	grep -q "env:.*$v=" <<<"$get" || { echo "plugins.sh: codex does not forward $v to noggin-mcp:" >&2; echo "$get" >&2; exit 1; }
+done
+echo "plugins.sh: codex sees the noggin MCP server of the plugin, with NOGGIN_SERVER and NOGGIN_TOKEN forwarded"
