@@ -9,6 +9,7 @@ import (
 
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"
+	"github.com/noggin-go/noggin/core/store"
 )
 
 // TestRequestIDAnsweredOnce: a write with a request id is recorded with
@@ -158,4 +159,26 @@ func FuzzValidID(f *testing.F) {
 			t.Fatalf("ValidID(%q) but it encodes as %s", id, q)
 		}
 	})
+}
+
+// TestRequestIDIndexSeesOtherWriters: a server keeps the history's request
+// ids in memory; a retry of a write another process recorded meanwhile is
+// still answered from the history, not applied again.
+func TestRequestIDIndexSeesOtherWriters(t *testing.T) {
+	file := writeFixture(t, fixture)
+	server := testRunner(t)
+	server.Opener = store.NewCache(store.Options{})
+	other := testRunner(t) // another process: a store of its own
+	mustRun(t, server, file, request.Request{Verb: "note", Text: s("one"), ID: "a"})
+	mustRun(t, server, file, request.Request{Verb: "note", Text: s("zero"), ID: "z"}) // the server has its index
+	first := mustRun(t, other, file, request.Request{Verb: "note", Text: s("two"), ID: "b"})
+	after := read(t, file)
+	again := mustRun(t, server, file, request.Request{Verb: "note", Text: s("two"), ID: "b"})
+	if !bytes.Equal(again.Envelope.Encode(), first.Envelope.Encode()) || !bytes.Equal(read(t, file), after) {
+		t.Fatalf("a retry of another process's write was applied again:\n%s", again.Envelope.Encode())
+	}
+	mustRun(t, server, file, request.Request{Verb: "note", Text: s("three"), ID: "c"})
+	if again := mustRun(t, server, file, request.Request{Verb: "note", Text: s("one"), ID: "a"}); strings.Count(string(read(t, file)), "text: one") != 1 {
+		t.Fatalf("a retry of this store's own write was applied again:\n%s", again.Envelope.Encode())
+	}
 }

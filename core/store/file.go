@@ -65,7 +65,8 @@ type fileStore struct {
 	// write did not complete): only bytes with this digest are copied
 	// from (under wmu).
 	itemsDigest string
-	journal     journalTail // the history as this store last appended to it (under wmu)
+	journal     journalTail  // the history as this store last appended to it (under wmu)
+	requests    requestIndex // the request ids of the history (under wmu; see recorded)
 	timeout     time.Duration
 	observe     func(step string, d time.Duration) // Options.Observe
 	poll        time.Duration

@@ -250,7 +250,10 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 		entry.Before, entry.After = before(), after
 		// The history never fails a write: one that cannot be appended to
 		// (a directory, no permission) leaves a retry without its answer.
-		_ = appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal, journal, filePerm(st), hold != nil)
+		prev := s.journal.st
+		if appendJournal(s.fsy, s.name+historySuffix, entry, &s.journal, journal, filePerm(st), hold != nil) == nil {
+			s.requests.appended(prev, s.journal.st, entry.Request)
+		}
 		return nil
 	}
 	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st, lk, commit)

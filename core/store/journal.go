@@ -5,9 +5,10 @@ package store
 // and kept to the last noggin.MaxHistory entries. The journal is advisory
 // for local writes: it is not fsynced, and any failure to read or write it
 // leaves the write alone. A write with a request id (noggin.Receipt) is
-// made only once its entry is on disk. A lost or damaged entry can only make undo refuse (undo-conflict
-// or nothing-to-undo), never apply to the wrong state, because undo checks
-// the digest of the noggin against the entry's.
+// made only once its entry is on disk. A lost or damaged entry can only
+// make undo refuse (undo-conflict or nothing-to-undo), never apply to the
+// wrong state, because undo checks the digest of the noggin against the
+// entry's.
 
 import (
 	"bytes"
@@ -230,14 +231,64 @@ func dropLastEntry(fsy fsys, name, before, after string) {
 	}
 }
 
+// requestIndex is the set of request ids a journal holds, as of the
+// journal's stamp st: a server looks an id up without reading the journal
+// while no other process wrote it (a full journal is megabytes).
+type requestIndex struct {
+	st  stamp
+	ids map[string]bool
+}
+
+// requestKey starts a request id in a journal line (ids are plain,
+// request.ValidID: no escapes).
+var requestKey = []byte(`"request":"`)
+
 // recorded is the noggin.Replied error of the journal's entry for request
 // id (nil: none). digest is the noggin's digest (see noggin.Recorded).
 func (s *fileStore) recorded(id string, digest func(like string) string) error {
-	data, err := s.fsy.ReadFile(s.name + historySuffix)
-	if err != nil || !bytes.Contains(data, []byte(`"request":"`+id+`"`)) {
-		return nil // request ids are plain (request.ValidID): no escapes
+	name := s.name + historySuffix
+	fi, err := s.fsy.Stat(name)
+	if err != nil {
+		return nil
+	}
+	if st := stampOf(fi); s.requests.ids == nil || st != s.requests.st {
+		data, err := s.fsy.ReadFile(name)
+		if err != nil {
+			return nil
+		}
+		s.requests = requestIndex{st: st, ids: map[string]bool{}}
+		for rest := data; ; {
+			i := bytes.Index(rest, requestKey)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(requestKey):]
+			if j := bytes.IndexByte(rest, '"'); j >= 0 {
+				s.requests.ids[string(rest[:j])] = true
+			}
+		}
+	}
+	if !s.requests.ids[id] {
+		return nil
+	}
+	data, err := s.fsy.ReadFile(name)
+	if err != nil {
+		return nil
 	}
 	return noggin.Recorded(parseJournal(data).Entries, id, digest)
+}
+
+// appended keeps the index current over an append of this store that
+// took the journal from stamp prev to now, adding the entry's request id
+// (if any); an index that was not current before stays stale.
+func (x *requestIndex) appended(prev, now stamp, id string) {
+	if x.ids == nil || !prev.exists || !now.exists || x.st != prev {
+		return
+	}
+	if id != "" {
+		x.ids[id] = true
+	}
+	x.st = now
 }
 
 // journalTail is what a store remembers of the journal it last appended
