@@ -222,22 +222,14 @@ const MaxText = 4 << 20
 // byte: 6×), with room for the rest of a request.
 const MaxRequest = 32 << 20
 
-// checkSizes refuses an argument longer than MaxText, naming it.
+// checkSizes refuses an argument longer than MaxText, naming it (as the
+// wire form names it).
 func checkSizes(req *Request) error {
-	args := []struct {
-		name string
-		arg  Arg
-	}{
-		{"noggin", req.Location}, {"path", req.Path}, {"title", req.Title}, {"text", req.Text},
-		{"state", req.State}, {"before", req.Before}, {"after", req.After}, {"into", req.Into},
-		{"goto", req.Goto}, {"from", req.From}, {"to", req.To}, {"query", req.Query},
-		{"under", req.Under}, {"limit", req.Limit}, {"kind", req.PlacementKind}, {"anchor", req.Anchor},
-	}
 	tooLarge := func(name string, n int) error {
 		return noggin.NewError(noggin.CodeTooLarge, noggin.F("verb", req.Verb), noggin.F("field", name), noggin.F("size", n), noggin.F("limit", MaxText))
 	}
-	for _, a := range args {
-		if n := len(a.arg.text()); n > MaxText {
+	for _, a := range wireArgs {
+		if n := len(a.field(req).text()); n > MaxText {
 			return tooLarge(a.name, n)
 		}
 	}
