@@ -145,8 +145,7 @@ func Main(ctx context.Context, env Env) int {
 	if env.Ready != nil {
 		env.Ready(ln.Addr().String())
 	}
-	srv := &http.Server{Handler: server.HTTPHandler(h, log), ReadHeaderTimeout: server.ReadHeaderTimeout,
-		ReadTimeout: server.ReadTimeout, WriteTimeout: server.WriteTimeout, IdleTimeout: server.IdleTimeout}
+	srv := server.NewHTTPServer(h, log)
 	go func() { //nolint:gosec // the shutdown deadline starts when ctx is done, so it cannot derive from ctx
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -16,22 +17,31 @@ import (
 	"github.com/noggin-go/noggin/core/store"
 )
 
-// TestHTTPTimeouts: with the server's timeouts (shortened here), a request
-// whose body stalls is cut off, while a session that outlives the read and
-// write timeouts many times over keeps its one event stream (GET) and
-// still answers calls. (The stream is idle here: its exemption from the
-// write timeout matters when the server writes to it late.)
+// shortTimeouts makes the HTTP server's timeouts short for one test.
+func shortTimeouts(t *testing.T) {
+	old := timeouts
+	timeouts.header, timeouts.read, timeouts.write = 200*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
+	t.Cleanup(func() { timeouts = old })
+}
+
+// TestHTTPTimeouts: noggin-mcp's HTTP server (its timeouts shortened) cuts
+// off a request whose body stalls, while a session that outlives the
+// timeouts many times over keeps its one event stream (GET) and still
+// answers calls.
 func TestHTTPTimeouts(t *testing.T) {
+	shortTimeouts(t)
 	h := NewHandler(Config{Engine: testEngine(t), Store: store.Options{Root: t.TempDir()}})
 	var gets atomic.Int32 // event streams opened: a cut one is opened again
-	inner := HTTPHandler(h, nil)
-	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := NewHTTPServer(h, nil)
+	inner := srv.Handler
+	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			gets.Add(1)
 		}
 		inner.ServeHTTP(w, r)
-	}))
-	ts.Config.ReadHeaderTimeout, ts.Config.ReadTimeout, ts.Config.WriteTimeout = 200*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
+	})
+	ts := httptest.NewUnstartedServer(srv.Handler)
+	ts.Config = srv
 	ts.Start()
 	defer ts.Close()
 
@@ -66,5 +76,34 @@ func TestHTTPTimeouts(t *testing.T) {
 	}
 	if n := gets.Load(); n != 1 {
 		t.Errorf("%d event streams opened in 2 s: the first was cut", n)
+	}
+}
+
+// TestEventStreamOutlivesWriteTimeout: what the server writes to a GET
+// event stream after the write timeout reaches the client (guardHTTP
+// lifts the stream's deadlines).
+func TestEventStreamOutlivesWriteTimeout(t *testing.T) {
+	shortTimeouts(t)
+	late := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		http.NewResponseController(w).Flush()
+		time.Sleep(3 * timeouts.write)
+		_, _ = io.WriteString(w, "late event\n")
+	})
+	srv := &http.Server{Handler: guardHTTP(late), ReadHeaderTimeout: timeouts.header, ReadTimeout: timeouts.read, WriteTimeout: timeouts.write}
+	ts := httptest.NewUnstartedServer(srv.Handler)
+	ts.Config = srv
+	ts.Start()
+	defer ts.Close()
+	req, _ := http.NewRequest(http.MethodGet, ts.URL, nil)
+	req.Header.Set("Mcp-Session-Id", "s")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil || string(body) != "late event\n" {
+		t.Fatalf("the stream after the write timeout: %q, %v", body, err)
 	}
 }

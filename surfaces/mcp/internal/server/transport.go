@@ -32,15 +32,16 @@ func ServeStdio(ctx context.Context, h *Handler, in io.Reader, out io.Writer) er
 	return nil
 }
 
-// Timeouts of the HTTP server: a request's headers, its whole body, the
-// answer's writing (the event stream of a GET is exempt), an idle
-// connection.
-const (
-	ReadHeaderTimeout = 10 * time.Second
-	ReadTimeout       = time.Minute
-	WriteTimeout      = time.Minute
-	IdleTimeout       = 2 * time.Minute
-)
+// timeouts bound what a client may hold: a request's headers, its whole
+// body, the answer's writing (the event stream of a GET is exempt), an
+// idle connection. A variable for the tests.
+var timeouts = struct{ header, read, write, idle time.Duration }{10 * time.Second, time.Minute, time.Minute, 2 * time.Minute}
+
+// NewHTTPServer is noggin-mcp's HTTP server: HTTPHandler with the timeouts.
+func NewHTTPServer(h *Handler, log *slog.Logger) *http.Server {
+	return &http.Server{Handler: HTTPHandler(h, log), ReadHeaderTimeout: timeouts.header,
+		ReadTimeout: timeouts.read, WriteTimeout: timeouts.write, IdleTimeout: timeouts.idle}
+}
 
 // HTTPHandler serves the tools over streamable HTTP with the SDK's DNS
 // rebinding (localhost) protection and Go's cross-origin protection on.
