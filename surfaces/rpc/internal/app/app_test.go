@@ -3,20 +3,16 @@ package app
 import (
 	"bytes"
 	"context"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"connectrpc.com/connect"
 
 	"github.com/noggin-go/noggin/core/noggin"
-	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
 	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
 	"github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1/nogginv1connect"
-	"github.com/noggin-go/noggin/surfaces/rpc/server"
 )
 
 func TestIsLoopback(t *testing.T) {
@@ -66,22 +62,8 @@ func TestRunRefusals(t *testing.T) {
 // TestServeShutdown: the h2c server answers Connect and gRPC, and a
 // cancelled context (the signal) shuts it down gracefully, ending streams.
 func TestServeShutdown(t *testing.T) {
-	eng, err := noggin.EngineFromEnv(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := server.New(server.Config{Engine: eng, Store: store.Options{Root: t.TempDir()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- serve(ctx, ln, srv, nil, defaultTimeouts) }()
-	url := "http://" + ln.Addr().String()
+	addr, stop := serveOn(t, "127.0.0.1:0", t.TempDir(), nil, defaultTimeouts)
+	url := "http://" + addr
 	c := client.New(http.DefaultClient, url)
 	g := client.New(client.H2CClient(), url, client.WithConnectOptions(connect.WithGRPC()))
 	if _, err := c.Push(context.Background(), "a.yaml", noggin.PushOpts{Title: "x"}); err != nil {
@@ -100,14 +82,8 @@ func TestServeShutdown(t *testing.T) {
 	if err != nil || !raw.Receive() {
 		t.Fatalf("raw watch: %v", err)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not shut down")
+	if err := stop(); err != nil {
+		t.Fatal(err)
 	}
 	if raw.Receive() || connect.CodeOf(raw.Err()) != connect.CodeUnavailable {
 		t.Fatalf("a watch ended by shutdown: %v, want unavailable", raw.Err())
@@ -121,25 +97,8 @@ func TestServeShutdown(t *testing.T) {
 // TestWatchAcrossRestart: a server restarted on the same address; the Go
 // client's watch subscribes again by itself and reports what changed.
 func TestWatchAcrossRestart(t *testing.T) {
-	eng, err := noggin.EngineFromEnv(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
 	root := t.TempDir()
-	start := func(addr string) (string, func()) {
-		srv, err := server.New(server.Config{Engine: eng, Store: store.Options{Root: root, PollInterval: 20 * time.Millisecond}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- serve(ctx, ln, srv, nil, defaultTimeouts) }()
-		return ln.Addr().String(), func() { cancel(); <-done }
-	}
+	start := func(addr string) (string, func() error) { return serveOn(t, addr, root, nil, defaultTimeouts) }
 	addr, stop := start("127.0.0.1:0")
 	c := client.New(client.H2CClient(), "http://"+addr, client.WithConnectOptions(connect.WithGRPC()))
 	if _, err := c.Push(context.Background(), "a.yaml", noggin.PushOpts{Title: "before"}); err != nil {
@@ -150,9 +109,11 @@ func TestWatchAcrossRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	stop()
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
 	_, stop = start(addr)
-	defer stop()
+	defer func() { _ = stop() }()
 	if _, err := c.Push(context.Background(), "a.yaml", noggin.PushOpts{Title: "after"}); err != nil {
 		t.Fatal(err)
 	}

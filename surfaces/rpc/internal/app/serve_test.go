@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"net"
 	"net/http"
 	"os"
@@ -20,27 +21,42 @@ import (
 	"github.com/noggin-go/noggin/surfaces/rpc/testcert"
 )
 
-// startServe runs serve on a loopback port with t and certs; it returns
-// the address.
-func startServe(t *testing.T, certs *certReloader, tm timeouts) string {
+// serveOn runs serve on addr (a loopback address; port 0: a free one)
+// over the noggins of root; stop cancels it and returns what serve did.
+func serveOn(t *testing.T, addr, root string, certs *certReloader, tm timeouts) (string, func() error) {
 	t.Helper()
 	eng, err := noggin.EngineFromEnv(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{Engine: eng, Store: store.Options{Root: t.TempDir(), PollInterval: 20 * time.Millisecond}})
+	srv, err := server.New(server.Config{Engine: eng, Store: store.Options{Root: root, PollInterval: 20 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, ln, srv, certs, tm) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return ln.Addr().String()
+	return ln.Addr().String(), func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(15 * time.Second):
+			return errors.New("serve did not shut down")
+		}
+	}
+}
+
+// startServe is serveOn a free port of a fresh root, stopped at the end.
+func startServe(t *testing.T, certs *certReloader, tm timeouts) string {
+	t.Helper()
+	addr, stop := serveOn(t, "127.0.0.1:0", t.TempDir(), certs, tm)
+	t.Cleanup(func() { _ = stop() })
+	return addr
 }
 
 // TestTimeouts: a request whose body stalls is cut off within the read
