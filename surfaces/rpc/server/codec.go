@@ -28,8 +28,8 @@ var strictJSONCodecs = []connect.HandlerOption{
 	connect.WithCodec(utf8Proto{}),
 }
 
-// utf8Proto is Connect's protobuf codec, except that a response is made
-// valid UTF-8 first (see validUTF8).
+// utf8Proto is Connect's protobuf codec, except that a response that is not
+// valid UTF-8 is made so (see validUTF8) instead of failing.
 type utf8Proto struct{}
 
 func (utf8Proto) Name() string { return "proto" }
@@ -39,8 +39,12 @@ func (utf8Proto) Marshal(m any) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%T is not a proto.Message", m)
 	}
-	validUTF8(pm.ProtoReflect())
-	return proto.Marshal(pm)
+	b, err := proto.Marshal(pm)
+	if err != nil { // invalid UTF-8 (rare): the walk is paid only then
+		validUTF8(pm.ProtoReflect())
+		b, err = proto.Marshal(pm)
+	}
+	return b, err
 }
 
 func (utf8Proto) Unmarshal(b []byte, m any) error {
@@ -105,8 +109,12 @@ func (strictJSON) Marshal(m any) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%T is not a proto.Message", m)
 	}
-	validUTF8(pm.ProtoReflect())
-	return protojson.Marshal(pm)
+	b, err := protojson.Marshal(pm)
+	if err != nil { // invalid UTF-8 (rare): the walk is paid only then
+		validUTF8(pm.ProtoReflect())
+		b, err = protojson.Marshal(pm)
+	}
+	return b, err
 }
 
 func (strictJSON) Unmarshal(b []byte, m any) error {
