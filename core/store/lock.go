@@ -116,9 +116,6 @@ func createLock(fsy fsys, path string) (*lock, error) {
 	return l, nil
 }
 
-// baseName is the last element of a lock's path.
-func baseName(path string) string { return filepath.Base(path) }
-
 // takeStale takes over the lock at path if it is stale, and returns it
 // held, or nil. Taking over is winning the kernel lock on the directory
 // that is still at path: two waiters cannot both win it, and a holder

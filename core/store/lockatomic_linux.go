@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,7 +18,7 @@ import (
 // errNoAtomicRename: the kernel or file system cannot do this.
 func createLockAt(fsy fsys, dir *os.File, path string) (*lock, error) {
 	dfd := int(dir.Fd())
-	base := baseName(path)
+	base := filepath.Base(path)
 	tmp := tempName(base)
 	if err := unix.Mkdirat(dfd, tmp, 0o777); err != nil {
 		return nil, errNoAtomicRename // the mkdir path reports it with the lock's name
