@@ -450,6 +450,9 @@ func writeJournal(fsy fsys, name string, torn, drop bool, lines int, line []byte
 		for n := bytes.Count(keep, []byte{'\n'}); n > noggin.MaxHistory-1; n-- {
 			_, keep, _ = bytes.Cut(keep, []byte{'\n'})
 		}
+		if fi, err := fsy.Stat(name); err == nil {
+			perm &= fi.Mode().Perm() // a history made narrower than the noggin stays so
+		}
 		tmp := name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
 		f, err := fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 		if err == nil {

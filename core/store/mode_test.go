@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,5 +136,24 @@ func TestReadOnlyNogginRefused(t *testing.T) {
 	}
 	if got := modeOf(t, p); got != 0o444 {
 		t.Errorf("mode %v", got)
+	}
+}
+
+// TestHistoryRewriteKeepsNarrowMode: a history its user made narrower than
+// the noggin stays so when a write rewrites it (cutting it back).
+func TestHistoryRewriteKeepsNarrowMode(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	p := filepath.Join(t.TempDir(), "n.yaml")
+	s := mustOpen(t, p, Options{})
+	mustAdd(t, s, "k0")
+	if err := os.Chmod(p+historySuffix, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= noggin.MaxHistory+compactSlack+2; i++ { // past the bound: rewritten
+		mustAdd(t, s, "k"+strconv.Itoa(i))
+	}
+	if got := modeOf(t, p+historySuffix); got != 0o600 {
+		t.Errorf("history mode %v after its rewrite, want 0600", got)
 	}
 }
