@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -473,15 +474,26 @@ func TestEnvelopeAccessors(t *testing.T) {
 	}
 }
 
+// NeedNode returns node's path; without node the test skips, or fails when
+// NOGGIN_REQUIRE_NODE is set (CI installs node).
+func NeedNode(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("NOGGIN_REQUIRE_NODE") != "" {
+			t.Fatal("node is required (NOGGIN_REQUIRE_NODE) but not installed")
+		}
+		t.Skip("SKIPPED: node not installed")
+	}
+	return node
+}
+
 // TestNodeCrossCheck compares the encoder with JavaScript's JSON.stringify
 // (when node is installed): every envelope must be a fixed point of
 // JSON.stringify(JSON.parse(text), null, 2), and strings must be escaped
 // exactly as JSON.stringify escapes them.
 func TestNodeCrossCheck(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed")
-	}
+	node := NeedNode(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []rune("ab \"\\/<>&\n\t\r\b\f\x00\x01\x1f\x7f\u00e9\u2028\u2029\U0001F389\u00a0\ufeff")
 	var strs []string

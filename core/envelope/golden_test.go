@@ -640,10 +640,7 @@ func storeCases(t *testing.T) []storeCase {
 // JSON.stringify (when node is installed): each file must be exactly
 // JSON.stringify(JSON.parse(text), null, 2) + "\n".
 func TestGoldenNodeFixedPoint(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed")
-	}
+	node := envelope.NeedNode(t)
 	script := `const fs=require('fs'),path=require('path');let bad=0;
 function walk(d){for(const e of fs.readdirSync(d,{withFileTypes:true})){const p=path.join(d,e.name);
 if(e.isDirectory())walk(p);else{const t=fs.readFileSync(p,'utf8');
