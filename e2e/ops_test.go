@@ -45,11 +45,27 @@ func TestReadyzDatabaseDown(t *testing.T) {
 }
 
 // TestCLIWatchAcrossRestart: `noggin show --watch --json` on a remote
-// noggin keeps going while its server stops (SIGTERM) and starts again on
-// the same address, and shows the writes made after the restart.
+// noggin keeps going while its server stops (SIGTERM: the stream ends
+// `unavailable`) and starts again on the same address, and shows the
+// writes made after the restart: a file server, and a team replica
+// whose noggin another replica writes meanwhile.
 func TestCLIWatchAcrossRestart(t *testing.T) {
-	root, dir := t.TempDir(), t.TempDir()
-	srv := startTokenServer(t, root)
+	t.Run("file server", func(t *testing.T) {
+		root := t.TempDir()
+		srv := startTokenServer(t, root)
+		watchAcrossRestart(t, srv, srv, "--root", root)
+	})
+	t.Run("team replica", func(t *testing.T) {
+		c := pgtest.Start(t, pgtest.Options{})
+		srvs := startReplicas(t, c.DSN, 2, append(processEnv(true), "HOME="+t.TempDir(), "NOGGIN_RPC_TOKEN="+remoteToken))
+		watchAcrossRestart(t, srvs[0], srvs[1], "--store", c.DSN)
+	})
+}
+
+// watchAcrossRestart watches w.yaml on srv, restarts srv with serve's
+// args, and expects a push made through writer afterwards.
+func watchAcrossRestart(t *testing.T, srv, writer *RPCServer, args ...string) {
+	dir := t.TempDir()
 	loc := "http://" + srv.Addr + "/w.yaml"
 	env := append(tokenEnv(srv.Addr), "HOME="+dir)
 	if out := runCLI(t, dir, env, "--noggin", loc, "push", "before"); !strings.Contains(out, "[exit 0]") {
@@ -95,14 +111,16 @@ func TestCLIWatchAcrossRestart(t *testing.T) {
 	_ = srv.cmd.Process.Signal(syscall.SIGTERM)
 	<-srv.done
 	expect(`"code":"unavailable"`)
-	again := exec.Command(needBinary(t, RPC), "serve", "--addr", srv.Addr, "--root", root)
+	again := exec.Command(needBinary(t, RPC), append([]string{"serve", "--addr", srv.Addr}, args...)...)
 	again.Env = append(processEnv(true), "HOME="+dir, "NOGGIN_RPC_TOKEN="+remoteToken)
 	if err := again.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = again.Process.Signal(syscall.SIGTERM); _ = again.Wait() })
+	wloc := "http://" + writer.Addr + "/w.yaml"
+	wenv := append(tokenEnv(writer.Addr), "HOME="+dir)
 	for i := 0; ; i++ {
-		if out := runCLI(t, dir, env, "--noggin", loc, "push", "after"); strings.Contains(out, "[exit 0]") {
+		if out := runCLI(t, dir, wenv, "--noggin", wloc, "push", "after"); strings.Contains(out, "[exit 0]") {
 			break
 		} else if i == 50 {
 			t.Fatalf("push after the restart: %s", out)
