@@ -3,8 +3,11 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/noggin-go/noggin/core/request"
 )
 
 // The differential fuzzer's sequences: random steps of every verb with
@@ -115,8 +118,7 @@ items:
 
 // providers is left out: its answer depends on the surface (the clients
 // also open remote noggins), not on the input (the corpus covers it).
-var fuzzVerbs = []string{"push", "add", "move", "goto", "done", "pop", "edit", "show", "note", "delete", "where", "copy",
-	"find", "log", "undo", "redo"}
+var fuzzVerbs = slices.DeleteFunc(slices.Clone(request.Verbs), func(v string) bool { return v == "providers" })
 
 func pick(c Chooser, xs []string) string { return xs[c.Intn(len(xs))] }
 

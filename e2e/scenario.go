@@ -32,9 +32,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/noggin-go/noggin/core/request"
 )
 
 // Surface names.
@@ -168,26 +171,38 @@ func (st *Step) Flag(key string) bool {
 	return ok && (!o.HasVal || o.Val == "true")
 }
 
-// verbOptions lists the options each verb understands (the union over the
-// surfaces). "noggin" is accepted by every verb but copy and providers.
-var verbOptions = map[string][]string{
-	"push":      {"title"},
-	"add":       {"title", "before", "after", "into", "goto"},
-	"move":      {"path", "before", "after", "into", "goto"},
-	"goto":      {"path"},
-	"done":      {"path", "force", "closeAll", "goto"},
-	"pop":       {"path", "force", "closeAll", "goto"},
-	"edit":      {"path", "done", "open", "title", "force", "closeAll", "goto"},
-	"show":      {"path", "noChildren", "withSiblings", "withDescendants", "withAll", "withNotes", "goto"},
-	"note":      {"path", "text", "goto"},
-	"delete":    {"path", "recursive", "goto"},
-	"where":     {},
-	"copy":      {"from", "to"},
-	"providers": {},
-	"find":      {"query", "open", "done", "under", "limit"},
-	"log":       {"limit"},
-	"undo":      {},
-	"redo":      {},
+// verbOptions lists the options each verb understands: its structured
+// arguments in core (hidden ones too, which fail as on the CLI) and its CLI
+// flags (edit's done and open), but not the noggin — every verb but copy
+// and providers takes that — or edit's state, which the CLI spells as
+// flags, or show's watch, which never ends.
+var verbOptions = func() map[string][]string {
+	m := map[string][]string{}
+	for _, v := range request.Catalog() {
+		opts := []string{}
+		add := func(o string) {
+			if o != "noggin" && o != "state" && o != "watch" && !slices.Contains(opts, o) {
+				opts = append(opts, o)
+			}
+		}
+		for _, p := range v.Params {
+			add(p.Name)
+		}
+		for _, f := range v.Flags {
+			add(camel(f))
+		}
+		m[v.Name] = opts
+	}
+	return m
+}()
+
+// camel turns close-all into closeAll.
+func camel(s string) string {
+	parts := strings.Split(s, "-")
+	for i := 1; i < len(parts); i++ {
+		parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+	}
+	return strings.Join(parts, "")
 }
 
 // ParseStep parses a step line such as `add title="a b" into=/1 goto`.

@@ -14,36 +14,6 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
-// Param is one named argument of a structured call (MCP tool arguments,
-// the RPC Call method).
-type Param struct {
-	// Name is the argument name, e.g. "closeAll".
-	Name string
-	// Hidden marks an argument that is accepted only so that it fails with
-	// the same error as on the CLI (pop's path, goto on done, pop and
-	// delete); tool schemas do not list it.
-	Hidden bool
-	// Types are the JSON Schema types the argument takes ("string",
-	// "boolean", "integer"); null is taken as the argument not given a
-	// value, as by the original. Any other value is invalid-argument.
-	Types []string
-	field func(*Request) *Arg
-}
-
-func p(name string, types []string, field func(*Request) *Arg) Param {
-	return Param{Name: name, Types: types, field: field}
-}
-
-func hidden(p Param) Param {
-	p.Hidden = true
-	return p
-}
-
-var (
-	tString = []string{"string"}
-	tBool   = []string{"boolean"}
-)
-
 // jsonType is the JSON Schema type of a decoded JSON value ("integer" for
 // a whole number).
 func jsonType(v any) string {
@@ -75,40 +45,11 @@ func (p *Param) checkType(verb string, v any) error {
 		noggin.F("expected", strings.Join(p.Types, " or ")), noggin.F("got", t))
 }
 
-var (
-	pNoggin          = p("noggin", tString, func(r *Request) *Arg { return &r.Location })
-	pPath            = p("path", tString, func(r *Request) *Arg { return &r.Path })
-	pTitle           = p("title", tString, func(r *Request) *Arg { return &r.Title })
-	pText            = p("text", tString, func(r *Request) *Arg { return &r.Text })
-	pState           = p("state", tString, func(r *Request) *Arg { return &r.State })
-	pBefore          = p("before", tString, func(r *Request) *Arg { return &r.Before })
-	pAfter           = p("after", tString, func(r *Request) *Arg { return &r.After })
-	pInto            = p("into", tString, func(r *Request) *Arg { return &r.Into })
-	pGoto            = p("goto", []string{"string", "boolean"}, func(r *Request) *Arg { return &r.Goto })
-	pForce           = p("force", tBool, func(r *Request) *Arg { return &r.Force })
-	pCloseAll        = p("closeAll", tBool, func(r *Request) *Arg { return &r.CloseAll })
-	pRecursive       = p("recursive", tBool, func(r *Request) *Arg { return &r.Recursive })
-	pNoChildren      = p("noChildren", tBool, func(r *Request) *Arg { return &r.NoChildren })
-	pWithSiblings    = p("withSiblings", tBool, func(r *Request) *Arg { return &r.WithSiblings })
-	pWithDescendants = p("withDescendants", tBool, func(r *Request) *Arg { return &r.WithDescendants })
-	pWithAll         = p("withAll", tBool, func(r *Request) *Arg { return &r.WithAll })
-	pWithNotes       = p("withNotes", tBool, func(r *Request) *Arg { return &r.WithNotes })
-	pFrom            = p("from", tString, func(r *Request) *Arg { return &r.From })
-	pTo              = p("to", tString, func(r *Request) *Arg { return &r.To })
-	pQuery           = p("query", tString, func(r *Request) *Arg { return &r.Query })
-	pOpen            = p("open", tBool, func(r *Request) *Arg { return &r.Open })
-	pDone            = p("done", tBool, func(r *Request) *Arg { return &r.Done })
-	pUnder           = p("under", tString, func(r *Request) *Arg { return &r.Under })
-	pLimit           = p("limit", []string{"number", "string"}, func(r *Request) *Arg { return &r.Limit })
-	hPath            = hidden(pPath)
-	hGoto            = hidden(pGoto)
-)
-
 // Params returns the arguments verb takes in a structured call (nil for an
 // unknown verb).
 func Params(verb string) []Param {
 	if v, ok := verbs[verb]; ok {
-		return v.params
+		return v.Params
 	}
 	return nil
 }
@@ -127,7 +68,7 @@ func VerbOf(tool string) string {
 var callParams = func() map[string][]Param {
 	m := make(map[string][]Param, len(verbTable))
 	for _, v := range verbTable {
-		m[v.name] = v.params
+		m[v.Name] = v.Params
 	}
 	m["show"] = append(slices.Clone(m["show"]), pGoto)
 	return m
@@ -150,7 +91,7 @@ func (r *Runner) RunJSON(ctx context.Context, tool string, raw json.RawMessage) 
 			return failure(verb, noggin.Usage(noggin.CodeNogginError, 2, verb+": arguments must be a JSON object"))
 		}
 	}
-	return r.runArgs(ctx, verb, v.params, m)
+	return r.runArgs(ctx, verb, v.Params, m)
 }
 
 // RunCall runs a verb with MCP-style arguments (the RPC Call method):

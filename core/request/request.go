@@ -111,15 +111,6 @@ func ValidID(id string) bool {
 	return true
 }
 
-// Verbs lists the verbs Run knows, in help order.
-var Verbs = func() []string {
-	names := make([]string, len(verbTable))
-	for i, v := range verbTable {
-		names[i] = v.name
-	}
-	return names
-}()
-
 // Opener opens a noggin location for a surface (its store options, cache
 // and root) and returns the registered providers.
 type Opener interface {
@@ -312,57 +303,6 @@ func (r *Runner) open(ctx context.Context, a Arg, lazy bool) (st, loaded noggin.
 	}
 	return st, store.Pinned(st, doc), nil
 }
-
-// verbDef is how one verb reads its request.
-type verbDef struct {
-	name string
-	// params are the verb's arguments in a structured call.
-	params []Param
-	// before checks what needs no noggin (nil: nothing).
-	before func(req *Request) error
-	// lazy reports whether the verb, so asked, reads so few of the
-	// noggin's items that it runs on a lazy read (noggin.Undecoded); nil:
-	// never.
-	lazy func(req *Request) bool
-	// run checks the rest and runs the verb on the opened noggin.
-	run func(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error)
-	// global runs a verb that opens no noggin of its own (copy, providers).
-	global func(ctx context.Context, r *Runner, req *Request, res *Result) (any, error)
-}
-
-// verbTable is the one definition of each verb in core, in help order: its
-// structured-call arguments (in the order tool schemas list them; show has
-// no goto there, as noggin_show and RPC Show are read-only), the checks
-// that need no noggin, and how it runs. Verbs, Params, the MCP schemas,
-// the RPC Call method and the e2e runners all derive from it.
-var verbTable = []verbDef{
-	{name: "push", params: []Param{pNoggin, pTitle}, before: needTitle, run: push, lazy: always},
-	{name: "add", params: []Param{pNoggin, pTitle, pBefore, pAfter, pInto, pGoto}, before: needTitle, run: add, lazy: always},
-	{name: "move", params: []Param{pNoggin, pPath, pBefore, pAfter, pInto, pGoto}, before: atMostOnePath, run: move, lazy: always},
-	{name: "goto", params: []Param{pNoggin, pPath}, before: needGotoPath, run: gotoVerb, lazy: always},
-	{name: "done", params: []Param{pNoggin, pPath, pForce, pCloseAll, hGoto}, before: atMostOnePath, run: done, lazy: always},
-	{name: "pop", params: []Param{pNoggin, pForce, pCloseAll, hPath, hGoto}, before: popChecks, run: pop, lazy: always},
-	{name: "edit", params: []Param{pNoggin, pPath, pState, pTitle, pForce, pCloseAll, pGoto}, before: editChecks, run: edit, lazy: always},
-	{name: "show", params: []Param{pNoggin, pPath, pNoChildren, pWithSiblings, pWithDescendants, pWithAll, pWithNotes}, run: show, lazy: showsFew},
-	{name: "note", params: []Param{pNoggin, pPath, pText, pGoto}, run: note, lazy: always},
-	{name: "delete", params: []Param{pNoggin, pPath, pRecursive, hGoto}, before: deleteChecks, run: deleteVerb, lazy: always},
-	{name: "where", params: []Param{pNoggin}, run: where, lazy: always},
-	{name: "copy", params: []Param{pFrom, pTo}, before: copyChecks, global: copyVerb},
-	{name: "providers", params: []Param{}, global: providers},
-	{name: "find", params: []Param{pNoggin, pQuery, pOpen, pDone, pUnder, pLimit}, before: findChecks, run: findVerb},
-	{name: "log", params: []Param{pNoggin, pLimit}, before: logChecks, run: logVerb},
-	{name: "undo", params: []Param{pNoggin}, before: noPositionals, run: undo},
-	{name: "redo", params: []Param{pNoggin}, before: noPositionals, run: redo},
-}
-
-// verbs indexes verbTable by name.
-var verbs = func() map[string]*verbDef {
-	m := make(map[string]*verbDef, len(verbTable))
-	for i := range verbTable {
-		m[verbTable[i].name] = &verbTable[i]
-	}
-	return m
-}()
 
 // path is the verb's target path as given: the Path argument if it is
 // truthy, else the first positional; "" means the active item. Not trimmed.

@@ -11,22 +11,22 @@ import (
 func TestVerbTable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, v := range verbTable {
-		if seen[v.name] {
-			t.Errorf("%s is defined twice", v.name)
+		if seen[v.Name] {
+			t.Errorf("%s is defined twice", v.Name)
 		}
-		seen[v.name] = true
+		seen[v.Name] = true
 		if (v.run == nil) == (v.global == nil) {
-			t.Errorf("%s: exactly one of run and global must be set", v.name)
+			t.Errorf("%s: exactly one of run and global must be set", v.Name)
 		}
 		names := map[string]bool{}
-		for _, p := range v.params {
+		for _, p := range v.Params {
 			if names[p.Name] {
-				t.Errorf("%s names %s twice", v.name, p.Name)
+				t.Errorf("%s names %s twice", v.Name, p.Name)
 			}
 			names[p.Name] = true
 		}
 		if v.run != nil && !names["noggin"] {
-			t.Errorf("%s opens a noggin but takes no noggin argument", v.name)
+			t.Errorf("%s opens a noggin but takes no noggin argument", v.Name)
 		}
 	}
 	if got, want := slices.Sorted(maps.Keys(callParams)), slices.Sorted(slices.Values(Verbs)); !slices.Equal(got, want) {

@@ -9,6 +9,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/noggin-go/noggin/core/buildinfo"
+	"github.com/noggin-go/noggin/core/request"
 )
 
 // version is what --version prints after "noggin version" (see
@@ -45,45 +46,29 @@ var flagDocs = []flagDoc{
 	{"with-json", "", "print the human output, an empty line, then the envelope"},
 }
 
-// verbDef describes one verb for help and completion.
+// verbDef describes one command for help and completion.
 type verbDef struct {
 	name, args, usage string
 	flags             []string
+	opensNoggin       bool
 }
 
 // common flags every verb that opens a noggin accepts.
 var openFlags = []string{"noggin", "json", "with-json"}
 
-// verbDefs lists the verbs in help order.
-var verbDefs = []verbDef{
-	{"push", "<title…>", "create a child of the active item and make it active", []string{"title"}},
-	{"add", "<title…>", "create an item without moving the cursor (default: last child of the active item)",
-		[]string{"title", "before", "after", "into", "goto"}},
-	{"move", "[path]", "move an item (default: the active one) and its subtree; needs one of --before, --after, --into",
-		[]string{"before", "after", "into", "goto"}},
-	{"goto", "<path>", "make an item active", nil},
-	{"done", "[path]", "close an item (default: the active one) and make its parent active",
-		[]string{"force", "close-all"}},
-	{"pop", "", "close the active item and make its parent active", []string{"force", "close-all"}},
-	{"edit", "[path]", "close (--done), reopen (--open) or rename (--title) an item without moving the cursor",
-		[]string{"done", "open", "title", "force", "close-all", "goto"}},
-	{"show", "[path]", "print the tree around an item (default: the active one)",
-		[]string{"no-children", "with-notes", "with-siblings", "with-descendants", "with-all", "goto", "watch"}},
-	{"note", "[path] <text…>", "append a timestamped note to an item (default: the active one)", []string{"goto"}},
-	{"delete", "<path>", "delete an item (with --recursive: and its subtree)", []string{"recursive"}},
-	{"where", "", "print the noggin's location", nil},
-	{"copy", "<from> <to>", "append every item of one noggin to another (ignores --noggin)", nil},
-	{"providers", "", "list the registered location schemes", nil},
-	{"find", "<query…>", "list the items whose title or notes hold every word of the query (any case)",
-		[]string{"open", "done", "under", "limit"}},
-	{"log", "", "list the noggin's history of writes, newest first", []string{"limit"}},
-	{"undo", "", "take back the newest write not yet undone (only if nothing changed since)", nil},
-	{"redo", "", "apply again what the last undo took back", nil},
-	{"help", "[verb]", "print this help, or the help of one verb", nil},
-	{"completion", "bash|zsh|fish", "print a shell completion script", nil},
-	{"login", "<server>", "keep a noggin-rpc server's token (read from standard input, never from the command line)", nil},
-	{"logout", "<server>", "forget a server's token", nil},
-}
+// verbDefs lists the commands in help order: core's verbs, then the
+// CLI's own commands.
+var verbDefs = func() []verbDef {
+	var ds []verbDef
+	for _, v := range request.Catalog() {
+		ds = append(ds, verbDef{v.Name, v.Synopsis, v.Summary, v.Flags, v.OpensNoggin()})
+	}
+	return append(ds,
+		verbDef{name: "help", args: "[verb]", usage: "print this help, or the help of one verb"},
+		verbDef{name: "completion", args: "bash|zsh|fish", usage: "print a shell completion script"},
+		verbDef{name: "login", args: "<server>", usage: "keep a noggin-rpc server's token (read from standard input, never from the command line)"},
+		verbDef{name: "logout", args: "<server>", usage: "forget a server's token"})
+}()
 
 func findVerb(name string) *verbDef {
 	for i := range verbDefs {
@@ -103,21 +88,18 @@ func findFlag(name string) flagDoc {
 	return flagDoc{name: name}
 }
 
-// verbFlags returns the flags documented for a verb: its own, then the
-// common ones (copy, providers, help and completion open no noggin).
+// verbFlags returns the flags documented for a verb of core: its own, then
+// the output flags, with --noggin for a verb that opens a noggin. The
+// CLI's own commands have none.
 func (v *verbDef) verbFlags() []string {
-	switch v.name {
-	case "help", "completion", "login", "logout":
+	if request.Lookup(v.name) == nil {
 		return nil
 	}
 	fs := append([]string(nil), v.flags...)
-	switch v.name {
-	case "copy", "providers":
-		fs = append(fs, "json", "with-json")
-	default:
-		fs = append(fs, openFlags...)
+	if v.opensNoggin {
+		return append(fs, openFlags...)
 	}
-	return fs
+	return append(fs, "json", "with-json")
 }
 
 func (v *verbDef) synopsis() string {
