@@ -16,24 +16,22 @@ const Version = 3
 // Envelope is a success or error response. Verb "" encodes as null.
 type Envelope struct {
 	Verb string
-	// Data is the success payload: *noggin.View (nil = null),
-	// *noggin.DeleteResult, *noggin.CopyResult, string (where),
-	// []noggin.Provider, *noggin.FindResult, *noggin.LogResult,
-	// *noggin.UndoResult (undo, redo), or nil.
-	Data any
+	// Data is the success payload: the verb's result, which writes itself
+	// (a nil pointer of its type is null; a nil Data too).
+	Data noggin.Result
 	// Err is set for an error envelope.
 	Err *noggin.Error
 }
 
 // Success returns the success envelope of verb with data.
-func Success(verb string, data any) Envelope { return Envelope{Verb: verb, Data: data} }
+func Success(verb string, data noggin.Result) Envelope { return Envelope{Verb: verb, Data: data} }
 
 // Failure returns the error envelope of verb for err (non-noggin errors are
 // wrapped as noggin-error, exit 1).
 func Failure(verb string, err error) Envelope { return Envelope{Verb: verb, Err: noggin.Wrap(err)} }
 
 // Result returns Success(verb, data) when err is nil, else Failure(verb, err).
-func Result(verb string, data any, err error) Envelope {
+func Result(verb string, data noggin.Result, err error) Envelope {
 	if err != nil {
 		return Failure(verb, err)
 	}

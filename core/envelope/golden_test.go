@@ -130,7 +130,7 @@ func without(outline, flag string) string {
 	return strings.ReplaceAll(outline, " | "+flag, "")
 }
 
-type run func(e *noggin.Engine, s noggin.Store) (any, error)
+type run func(e *noggin.Engine, s noggin.Store) (noggin.Result, error)
 
 // goldenCase is one golden envelope: the verb, the fixture, the engine call
 // and the error code it must produce ("" = success).
@@ -142,7 +142,7 @@ type goldenCase struct {
 	run     run
 }
 
-func view(v *noggin.View, err error) (any, error) {
+func view(v *noggin.View, err error) (noggin.Result, error) {
 	if v == nil {
 		return (*noggin.View)(nil), err
 	}
@@ -161,34 +161,52 @@ func bp(b bool) *bool               { return &b }
 func strp(s string) *string         { return &s }
 
 func push(o noggin.PushOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Push(context.Background(), s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
+		return view(e.Push(context.Background(), s, o))
+	}
 }
 func add(o noggin.AddOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Add(context.Background(), s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
+		return view(e.Add(context.Background(), s, o))
+	}
 }
 func move(o noggin.MoveOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Move(context.Background(), s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
+		return view(e.Move(context.Background(), s, o))
+	}
 }
 func gotoV(o noggin.GotoOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Goto(context.Background(), s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
+		return view(e.Goto(context.Background(), s, o))
+	}
 }
 func done(o noggin.DoneOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Done(context.Background(), s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
+		return view(e.Done(context.Background(), s, o))
+	}
 }
 func pop(o noggin.PopOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Pop(context.Background(), s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
+		return view(e.Pop(context.Background(), s, o))
+	}
 }
 func edit(o noggin.EditOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Edit(context.Background(), s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
+		return view(e.Edit(context.Background(), s, o))
+	}
 }
 func show(o noggin.ShowOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Show(context.Background(), s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
+		return view(e.Show(context.Background(), s, o))
+	}
 }
 func note(o noggin.NoteOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) { return view(e.Note(context.Background(), s, o)) }
+	return func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
+		return view(e.Note(context.Background(), s, o))
+	}
 }
 func del(o noggin.DeleteOpts) run {
-	return func(e *noggin.Engine, s noggin.Store) (any, error) {
+	return func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
 		r, err := e.Delete(context.Background(), s, o)
 		if err != nil {
 			return nil, err
@@ -199,7 +217,7 @@ func del(o noggin.DeleteOpts) run {
 
 // copyFrom copies the fixture src into the case's store (dst).
 func copyFrom(src string) run {
-	return func(e *noggin.Engine, dst noggin.Store) (any, error) {
+	return func(e *noggin.Engine, dst noggin.Store) (noggin.Result, error) {
 		r, err := e.Copy(context.Background(), store.NewMemory("memory://src", fixture(src)), dst)
 		if err != nil {
 			return nil, err
@@ -211,7 +229,7 @@ func copyFrom(src string) run {
 // fail returns err without running the engine (errors raised by surfaces
 // or stores, built as they build them).
 func fail(err error) run {
-	return func(*noggin.Engine, noggin.Store) (any, error) { return nil, err }
+	return func(*noggin.Engine, noggin.Store) (noggin.Result, error) { return nil, err }
 }
 
 const srcCopy = `
@@ -369,21 +387,21 @@ func goldenCases() []goldenCase {
 		{"copy/ok-empty-source", "copy", f0, "", copyFrom(f0)},
 		{"copy/ok-orphan-skipped", "copy", f0, "", copyFrom("root\norphan | parent=missing")},
 		{"copy/ok-no-created-at", "copy", f0, "", copyFrom("bare | nocreated")},
-		{"copy/ok-same", "copy", f4, "", func(e *noggin.Engine, s noggin.Store) (any, error) {
+		{"copy/ok-same", "copy", f4, "", func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
 			r, err := e.Copy(context.Background(), s, s)
 			if err != nil {
 				return nil, err
 			}
 			return r, nil
 		}},
-		{"copy/source-required", "copy", f0, noggin.CodeSourceRequired, func(e *noggin.Engine, s noggin.Store) (any, error) {
+		{"copy/source-required", "copy", f0, noggin.CodeSourceRequired, func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
 			r, err := e.Copy(context.Background(), nil, s)
 			if err != nil {
 				return nil, err
 			}
 			return r, nil
 		}},
-		{"copy/dest-required", "copy", f0, noggin.CodeDestRequired, func(e *noggin.Engine, s noggin.Store) (any, error) {
+		{"copy/dest-required", "copy", f0, noggin.CodeDestRequired, func(e *noggin.Engine, s noggin.Store) (noggin.Result, error) {
 			r, err := e.Copy(context.Background(), s, nil)
 			if err != nil {
 				return nil, err
@@ -393,9 +411,11 @@ func goldenCases() []goldenCase {
 		{"copy/usage", "copy", f0, noggin.CodeUsage, fail(noggin.Usage(noggin.CodeUsage, 2, "copy: usage: noggin copy <from> <to>"))},
 
 		// where, providers
-		{"where/ok", "where", f1, "", func(_ *noggin.Engine, s noggin.Store) (any, error) { return s.Describe(), nil }},
-		{"providers/ok", "providers", f0, "", func(*noggin.Engine, noggin.Store) (any, error) {
-			return store.Providers(store.Options{}), nil
+		{"where/ok", "where", f1, "", func(_ *noggin.Engine, s noggin.Store) (noggin.Result, error) {
+			return noggin.Location(s.Describe()), nil
+		}},
+		{"providers/ok", "providers", f0, "", func(*noggin.Engine, noggin.Store) (noggin.Result, error) {
+			return noggin.Providers(store.Providers(store.Options{})), nil
 		}},
 	}
 }
@@ -403,7 +423,7 @@ func goldenCases() []goldenCase {
 // ghostActive runs r on F1 whose active key names no item (edge case 171):
 // the write-time validation fails with invalid-document {active}.
 func ghostActive(r run) run {
-	return func(e *noggin.Engine, _ noggin.Store) (any, error) {
+	return func(e *noggin.Engine, _ noggin.Store) (noggin.Result, error) {
 		doc := fixture(f1)
 		doc.Active = "ghost"
 		return r(e, store.NewMemory("./noggin.yaml", doc))

@@ -2,8 +2,10 @@ package request
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
+	"github.com/noggin-go/noggin/core/envelope"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -36,9 +38,12 @@ type Verb struct {
 	// never.
 	lazy func(req *Request) bool
 	// run checks the rest and runs the verb on the opened noggin.
-	run func(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error)
+	run func(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error)
 	// global runs a verb that opens no noggin of its own (copy, providers).
-	global func(ctx context.Context, r *Runner, req *Request, res *Result) (any, error)
+	global func(ctx context.Context, r *Runner, req *Request, res *Result) (noggin.Result, error)
+	// decode reads the verb's result back from an envelope (its type's
+	// noggin.Decode… function).
+	decode func(data any) (noggin.Result, error)
 }
 
 // OpensNoggin reports whether the verb works on one noggin (--noggin, the
@@ -137,79 +142,79 @@ var (
 //   - undo, redo: not idempotent (a repeat takes the next entry);
 //     destructive (they remove or overwrite what a write did).
 var verbTable = []Verb{
-	{Name: "push", Synopsis: "<title…>", Flags: []string{"title"},
+	{Name: "push", decode: noggin.DecodeView, Synopsis: "<title…>", Flags: []string{"title"},
 		Summary: "create a child of the active item and make it active",
 		Tool:    "Create a child of active and immediately become it (going on a side-quest).",
 		Params:  []Param{pNoggin, required(pTitle)}, before: needTitle, run: push, lazy: always},
-	{Name: "add", Synopsis: "<title…>", Flags: []string{"title", "before", "after", "into", "goto"},
+	{Name: "add", decode: noggin.DecodeView, Synopsis: "<title…>", Flags: []string{"title", "before", "after", "into", "goto"},
 		Summary: "create an item without moving the cursor (default: last child of the active item)",
 		Tool:    "Add a child without making it active (capture a deferred todo).",
 		Params:  []Param{pNoggin, required(pTitle), pBefore, pAfter, pInto, pGoto}, before: needTitle, run: add, lazy: always},
-	{Name: "move", Synopsis: "[path]", Flags: []string{"before", "after", "into", "goto"},
+	{Name: "move", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"before", "after", "into", "goto"},
 		Summary: "move an item (default: the active one) and its subtree; needs one of --before, --after, --into",
 		Tool:    "Relocate an item. Exactly one of before/after/into is required.", Destructive: true,
 		Params: []Param{pNoggin, pPath, pBefore, pAfter, pInto, pGoto}, before: atMostOnePath, run: move, lazy: always},
-	{Name: "goto", Synopsis: "<path>",
+	{Name: "goto", decode: noggin.DecodeView, Synopsis: "<path>",
 		Summary: "make an item active",
 		Tool:    "Make the item at the given path active.",
 		Params:  []Param{pNoggin, required(pPath)}, before: needGotoPath, run: gotoVerb, lazy: always},
-	{Name: "done", Synopsis: "[path]", Flags: []string{"force", "close-all"},
+	{Name: "done", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"force", "close-all"},
 		Summary:     "close an item (default: the active one) and make its parent active",
 		Tool:        "Mark target done (default: active) and surface to its parent, which becomes active. Closing an already-done item adds no second close note.",
 		Destructive: true,
 		Params:      []Param{pNoggin, pPath, pForce, pCloseAll, hGoto}, before: atMostOnePath, run: done, lazy: always},
-	{Name: "pop", Flags: []string{"force", "close-all"},
+	{Name: "pop", decode: noggin.DecodeView, Flags: []string{"force", "close-all"},
 		Summary: "close the active item and make its parent active",
 		Tool:    "Shorthand for done on the active item.", Destructive: true,
 		Params: []Param{pNoggin, pForce, pCloseAll, hPath, hGoto}, before: popChecks, run: pop, lazy: always},
-	{Name: "edit", Synopsis: "[path]", Flags: []string{"done", "open", "title", "force", "close-all", "goto"},
+	{Name: "edit", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"done", "open", "title", "force", "close-all", "goto"},
 		Summary:     "close (--done), reopen (--open) or rename (--title) an item without moving the cursor",
 		Tool:        "Idempotent mutation of an item's state and/or title. Pass at least one of state or title.",
 		Destructive: true, Idempotent: true,
 		Params: []Param{pNoggin, pPath, pState, pNewTitle, pForce, pCloseAll, pGoto}, before: editChecks, run: edit, lazy: always},
-	{Name: "show", Synopsis: "[path]", Flags: []string{"no-children", "with-notes", "with-siblings", "with-descendants", "with-all", "goto", "watch"},
+	{Name: "show", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"no-children", "with-notes", "with-siblings", "with-descendants", "with-all", "goto", "watch"},
 		Summary:  "print the tree around an item (default: the active one)",
 		Tool:     "Show the current-position view (spine + peers + first-level children). Default target is active.",
 		ReadOnly: true, Idempotent: true,
 		Params: []Param{pNoggin, pPath, pNoChildren, pWithSiblings, pWithDescendants, pWithAll, pWithNotes}, run: show, lazy: showsFew},
-	{Name: "note", Synopsis: "[path] <text…>", Flags: []string{"goto"},
+	{Name: "note", decode: noggin.DecodeView, Synopsis: "[path] <text…>", Flags: []string{"goto"},
 		Summary: "append a timestamped note to an item (default: the active one)",
 		Tool:    "Append a timestamped note to an item (default: active).",
 		Params:  []Param{pNoggin, pPath, required(pText), pGoto}, run: note, lazy: always},
-	{Name: "delete", Synopsis: "<path>", Flags: []string{"recursive"},
+	{Name: "delete", decode: noggin.DecodeDelete, Synopsis: "<path>", Flags: []string{"recursive"},
 		Summary: "delete an item (with --recursive: and its subtree)",
 		Tool:    "Remove an item. Pass recursive=true if it has descendants.", Destructive: true,
 		Params: []Param{pNoggin, required(pPath), pRecursive, hGoto}, before: deleteChecks, run: deleteVerb, lazy: always},
-	{Name: "where",
+	{Name: "where", decode: noggin.DecodeLocation,
 		Summary:  "print the noggin's location",
 		Tool:     "Return the canonical location string of the given noggin (echoes back the `noggin` parameter, useful for confirming the value the server interpreted).",
 		ReadOnly: true, Idempotent: true,
 		Params: []Param{pNoggin}, run: where, lazy: always},
-	{Name: "copy", Synopsis: "<from> <to>",
+	{Name: "copy", decode: noggin.DecodeCopy, Synopsis: "<from> <to>",
 		Summary: "append every item of one noggin to another (ignores --noggin)",
 		Tool:    "Append every item from `from` into `to` (whole-noggin, append-only). New keys are generated; notes, done state, and createdAt timestamps are preserved verbatim. Use to migrate a noggin between locations or duplicate a tree under one root.",
 		Params:  []Param{pFrom, pTo}, before: copyChecks, global: copyVerb},
-	{Name: "providers",
+	{Name: "providers", decode: noggin.DecodeProviders,
 		Summary:  "list the registered location schemes",
 		Tool:     "List providers registered in this MCP server (e.g. file://). Useful for discovering what location forms the server accepts.",
 		ReadOnly: true, Idempotent: true,
 		Params: []Param{}, global: providers},
-	{Name: "find", Synopsis: "<query…>", Flags: []string{"open", "done", "under", "limit"},
+	{Name: "find", decode: noggin.DecodeFind, Synopsis: "<query…>", Flags: []string{"open", "done", "under", "limit"},
 		Summary:  "list the items whose title or notes hold every word of the query (any case)",
 		Tool:     "Find items whose title or notes contain every word of query (any case). Filters: open or done, under (a path), limit (default 50). Returns matches in tree order with key, path, title, done and the timestamps of matching notes, and the total.",
 		ReadOnly: true, Idempotent: true,
 		Params: []Param{pNoggin, required(pQuery), pOpen, pDone, pUnder, pLimit}, before: findChecks, run: findVerb},
-	{Name: "log", Flags: []string{"limit"},
+	{Name: "log", decode: noggin.DecodeLog, Flags: []string{"limit"},
 		Summary:  "list the noggin's history of writes, newest first",
 		Tool:     "List the noggin's history of writes, newest first (limit, default 20): each entry's seq, time, verb and what changed.",
 		ReadOnly: true, Idempotent: true,
 		Params: []Param{pNoggin, pLimit}, before: logChecks, run: logVerb},
-	{Name: "undo",
+	{Name: "undo", decode: noggin.DecodeUndo,
 		Summary:     "take back the newest write not yet undone (only if nothing changed since)",
 		Tool:        "Take back the newest write not yet undone, only if the noggin is unchanged since it (else undo-conflict, nothing changes). Twice undoes two writes.",
 		Destructive: true,
 		Params:      []Param{pNoggin}, before: noPositionals, run: undo},
-	{Name: "redo",
+	{Name: "redo", decode: noggin.DecodeUndo,
 		Summary:     "apply again what the last undo took back",
 		Tool:        "Apply again what the last undo took back (only while no other write came after it).",
 		Destructive: true,
@@ -237,6 +242,17 @@ var Verbs = func() []string {
 	}
 	return names
 }()
+
+// DecodeData is envelope.Decode's DataDecoder: the verb's typed result.
+func DecodeData(verb string, data any) (noggin.Result, error) {
+	if v, ok := verbs[verb]; ok {
+		return v.decode(data)
+	}
+	return nil, fmt.Errorf("envelope: data of an unknown verb %q", verb)
+}
+
+// DecodeEnvelope decodes an envelope with its verb's typed result.
+func DecodeEnvelope(b []byte) (envelope.Envelope, error) { return envelope.Decode(b, DecodeData) }
 
 // Lookup returns the description of a verb, or nil.
 func Lookup(name string) *Verb { return verbs[name] }

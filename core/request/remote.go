@@ -95,7 +95,7 @@ func (r *Runner) runRemote(ctx context.Context, req *Request) (env envelope.Enve
 	fwd.Location = String(name)
 	env = r.Remote.Run(ctx, base, &fwd)
 	if env.OK() && req.Verb == "where" {
-		env.Data = loc // the location as this client names it
+		env.Data = noggin.Location(loc) // the location as this client names it
 	}
 	return env, true
 }

@@ -195,7 +195,7 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 // repliedEnvelope is the first answer to a request whose write the noggin
 // has already recorded.
 func repliedEnvelope(verb string, r *noggin.Replied) envelope.Envelope {
-	env, err := envelope.Decode(r.Reply)
+	env, err := DecodeEnvelope(r.Reply)
 	if r.Reply == nil || err != nil {
 		return envelope.Failure(verb, noggin.NewError(noggin.CodeReplyLost))
 	}
@@ -243,7 +243,7 @@ func UnknownVerb(given string) error {
 // usage is an argument error whose message is complete as given.
 func usage(msg string) error { return noggin.Usage(noggin.CodeNogginError, 2, msg) }
 
-func (r *Runner) run(ctx context.Context, req *Request, res *Result) (any, error) {
+func (r *Runner) run(ctx context.Context, req *Request, res *Result) (noggin.Result, error) {
 	v, ok := verbs[req.Verb]
 	if !ok {
 		return nil, UnknownVerb(req.Verb)
@@ -419,18 +419,18 @@ func (req *Request) placement() (*noggin.Placement, error) {
 	return p, nil
 }
 
-func view(v *noggin.View, err error) (any, error) {
+func view(v *noggin.View, err error) (noggin.Result, error) {
 	if err != nil {
 		return nil, err
 	}
 	return v, nil // a nil view is null data
 }
 
-func push(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func push(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	return view(e.Push(ctx, st, noggin.PushOpts{Title: req.title()}))
 }
 
-func add(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func add(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	p, err := req.placement()
 	if err != nil {
 		return nil, err
@@ -438,7 +438,7 @@ func add(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (
 	return view(e.Add(ctx, st, noggin.AddOpts{Title: req.title(), Placement: p, Goto: req.gotoOpt()}))
 }
 
-func move(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func move(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	p, err := req.placement()
 	if err != nil {
 		return nil, err
@@ -446,23 +446,23 @@ func move(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) 
 	return view(e.Move(ctx, st, noggin.MoveOpts{Path: req.path(), Placement: p, Goto: req.gotoOpt()}))
 }
 
-func gotoVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func gotoVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	return view(e.Goto(ctx, st, noggin.GotoOpts{Path: req.trimmedPath()}))
 }
 
-func done(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func done(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	return view(e.Done(ctx, st, noggin.DoneOpts{Path: req.path(), Force: req.Force.isTrue(),
 		CloseAll: req.CloseAll.isTrue(), Goto: req.gotoOpt()}))
 }
 
-func pop(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func pop(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	return view(e.Pop(ctx, st, noggin.PopOpts{Force: req.Force.isTrue(), CloseAll: req.CloseAll.isTrue()}))
 }
 
 // edit: the state comes from --done/--open or from state ("done"/"open");
 // the title counts when it is a string with non-blank content (the engine
 // trims it). A state that is neither, beside a title, is an error.
-func edit(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func edit(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	o := noggin.EditOpts{Path: req.path(), Force: req.Force.isTrue(), CloseAll: req.CloseAll.isTrue(), Goto: req.gotoOpt()}
 	state, _ := req.State.Value.(string)
 	switch {
@@ -493,7 +493,7 @@ func showsFew(req *Request) bool {
 	return !req.Goto.Given && !req.WithDescendants.isTrue() && !req.WithAll.isTrue()
 }
 
-func show(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func show(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	withDesc := req.WithDescendants.isTrue() || req.WithAll.isTrue()
 	if withDesc && req.NoChildren.isTrue() {
 		return nil, usage("show: withDescendants (or withAll) and noChildren exclude each other (CLI: --with-descendants, --with-all, --no-children)")
@@ -509,7 +509,7 @@ func show(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) 
 
 // note: with positional words, a first word that looks like a path is the
 // path and the rest is the text; the engine trims the text.
-func note(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func note(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	path := ""
 	if req.Path.truthy() {
 		path = jstext.String(req.Path.Value)
@@ -525,7 +525,7 @@ func note(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) 
 	return view(e.Note(ctx, st, noggin.NoteOpts{Path: path, Text: text, Goto: req.gotoOpt()}))
 }
 
-func deleteVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func deleteVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	r, err := e.Delete(ctx, st, noggin.DeleteOpts{Path: req.trimmedPath(), Recursive: req.Recursive.isTrue()})
 	if err != nil {
 		return nil, err
@@ -533,8 +533,8 @@ func deleteVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Req
 	return r, nil
 }
 
-func where(_ context.Context, _ *noggin.Engine, st noggin.Store, _ *Request) (any, error) {
-	return st.Describe(), nil
+func where(_ context.Context, _ *noggin.Engine, st noggin.Store, _ *Request) (noggin.Result, error) {
+	return noggin.Location(st.Describe()), nil
 }
 
 // copyLocations are copy's source and destination: the From/To arguments,
@@ -563,7 +563,7 @@ func copyChecks(req *Request) error {
 
 func isString(a Arg) bool { _, ok := a.Value.(string); return ok }
 
-func copyVerb(ctx context.Context, r *Runner, req *Request, res *Result) (any, error) {
+func copyVerb(ctx context.Context, r *Runner, req *Request, res *Result) (noggin.Result, error) {
 	from, to := req.copyLocations()
 	src, pinnedSrc, err := r.openCopy(ctx, from)
 	if err != nil {
@@ -589,14 +589,14 @@ func (r *Runner) openCopy(ctx context.Context, a Arg) (st, loaded noggin.Store, 
 	return c.open(ctx, a, false)
 }
 
-func providers(_ context.Context, r *Runner, _ *Request, _ *Result) (any, error) {
+func providers(_ context.Context, r *Runner, _ *Request, _ *Result) (noggin.Result, error) {
 	ps := r.Opener.Providers()
 	if r.Remote != nil {
 		for _, s := range remoteSchemes {
 			ps = append(ps, noggin.Provider{Scheme: s})
 		}
 	}
-	return ps, nil
+	return noggin.Providers(ps), nil
 }
 
 // query is find's query: the Query argument's string form when it is given
@@ -663,7 +663,7 @@ func noPositionals(req *Request) error {
 	return nil
 }
 
-func findVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func findVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	limit, _ := req.limit() // checked before
 	r, err := e.Find(ctx, st, noggin.FindOpts{Query: req.query(), Open: req.Open.isTrue(), Done: req.Done.isTrue(),
 		Under: jstext.TrimSpace(req.Under.text()), Limit: limit})
@@ -673,7 +673,7 @@ func findVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Reque
 	return r, nil
 }
 
-func logVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (any, error) {
+func logVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	limit, _ := req.limit() // checked before
 	r, err := e.Log(ctx, st, noggin.LogOpts{Limit: limit})
 	if err != nil {
@@ -682,15 +682,15 @@ func logVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Reques
 	return r, nil
 }
 
-func undo(ctx context.Context, e *noggin.Engine, st noggin.Store, _ *Request) (any, error) {
+func undo(ctx context.Context, e *noggin.Engine, st noggin.Store, _ *Request) (noggin.Result, error) {
 	return recall(e.Undo(ctx, st, false))
 }
 
-func redo(ctx context.Context, e *noggin.Engine, st noggin.Store, _ *Request) (any, error) {
+func redo(ctx context.Context, e *noggin.Engine, st noggin.Store, _ *Request) (noggin.Result, error) {
 	return recall(e.Undo(ctx, st, true))
 }
 
-func recall(r *noggin.UndoResult, err error) (any, error) {
+func recall(r *noggin.UndoResult, err error) (noggin.Result, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -183,11 +183,11 @@ func TestLocation(t *testing.T) {
 		}
 	}
 	res := r.Run(context.Background(), &request.Request{Verb: "where", Location: s("\ufeff" + file + " ")})
-	if got, _ := res.Envelope.Data.(string); got != file {
+	if got, _ := res.Envelope.Data.(noggin.Location); string(got) != file {
 		t.Errorf("where = %q, want %q", got, file)
 	}
 	r.DefaultLocation = func() string { return file }
-	if res := r.Run(context.Background(), &request.Request{Verb: "where", Location: s(" ")}); res.Envelope.Data != file {
+	if res := r.Run(context.Background(), &request.Request{Verb: "where", Location: s(" ")}); res.Envelope.Data != noggin.Location(file) {
 		t.Errorf("default: %v", res.Envelope.Data)
 	}
 }

@@ -254,21 +254,21 @@ func (c *Client) Copy(ctx context.Context, source, dest string) (*noggin.CopyRes
 }
 
 // Where returns the location as supplied (it opens the noggin).
-func (c *Client) Where(ctx context.Context, location string) (string, error) {
+func (c *Client) Where(ctx context.Context, location string) (noggin.Location, error) {
 	res, err := c.rpc.Where(ctx, connect.NewRequest(&nogginv1.WhereRequest{Location: location}))
 	if err != nil {
 		return "", Error(err)
 	}
-	return res.Msg.GetLocation(), nil
+	return noggin.Location(res.Msg.GetLocation()), nil
 }
 
 // Providers lists the registered schemes.
-func (c *Client) Providers(ctx context.Context) ([]noggin.Provider, error) {
+func (c *Client) Providers(ctx context.Context) (noggin.Providers, error) {
 	res, err := c.rpc.Providers(ctx, connect.NewRequest(&nogginv1.ProvidersRequest{}))
 	if err != nil {
 		return nil, Error(err)
 	}
-	return convert.ProvidersFromProto(res.Msg.GetProviders()), nil
+	return noggin.Providers(convert.ProvidersFromProto(res.Msg.GetProviders())), nil
 }
 
 // Find runs find. A Limit of 0 sends none (the server's default).

@@ -171,7 +171,7 @@ func (c *Client) attempt(ctx context.Context, base, token string, body []byte) (
 	if err := json.Unmarshal(b, &out); err != nil || out.Envelope == "" {
 		return env, false, unavailable(base, "the answer is not a noggin-rpc answer: is it a noggin-rpc server?")
 	}
-	env, err = envelope.Decode([]byte(out.Envelope))
+	env, err = request.DecodeEnvelope([]byte(out.Envelope))
 	if err != nil {
 		return env, false, unavailable(base, "the server answered an envelope this client cannot read ("+err.Error()+"): use noggin-rpc and clients of the same version")
 	}

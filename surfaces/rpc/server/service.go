@@ -87,7 +87,7 @@ func (s *service) open(ctx context.Context, verb, location string) (noggin.Store
 
 // run runs a typed request through core's request layer: core checks and
 // trims every argument, exactly as for the CLI and MCP.
-func (s *service) run(ctx context.Context, req *request.Request) (any, error) {
+func (s *service) run(ctx context.Context, req *request.Request) (noggin.Result, error) {
 	env := s.runner.Run(ctx, req).Envelope
 	if !env.OK() {
 		return nil, toConnectError(req.Verb, env.Err)
@@ -286,7 +286,7 @@ func (s *service) Where(ctx context.Context, req *connect.Request[nogginv1.Where
 	if err != nil {
 		return nil, err
 	}
-	return connect.NewResponse(&nogginv1.WhereResponse{Location: data.(string)}), nil
+	return connect.NewResponse(&nogginv1.WhereResponse{Location: string(data.(noggin.Location))}), nil
 }
 
 func (s *service) Providers(ctx context.Context, _ *connect.Request[nogginv1.ProvidersRequest]) (*connect.Response[nogginv1.ProvidersResponse], error) {
@@ -294,7 +294,7 @@ func (s *service) Providers(ctx context.Context, _ *connect.Request[nogginv1.Pro
 	if err != nil {
 		return nil, err
 	}
-	return connect.NewResponse(&nogginv1.ProvidersResponse{Providers: convert.ProvidersToProto(data.([]noggin.Provider))}), nil
+	return connect.NewResponse(&nogginv1.ProvidersResponse{Providers: convert.ProvidersToProto(data.(noggin.Providers))}), nil
 }
 
 // limitArg is an optional limit as core's limit argument.

@@ -103,7 +103,7 @@ var script = []step{
 	{"show", noggin.ShowOpts{Path: "/1", WithDescendants: true, WithSiblings: true}},
 }
 
-func runRPC(ctx context.Context, c *client.Client, loc string, s step) (any, error) {
+func runRPC(ctx context.Context, c *client.Client, loc string, s step) (noggin.Result, error) {
 	switch o := s.opts.(type) {
 	case providersStep:
 		return c.Providers(ctx)
@@ -143,10 +143,10 @@ func runRPC(ctx context.Context, c *client.Client, loc string, s step) (any, err
 	panic("unknown step")
 }
 
-func runDirect(eng *noggin.Engine, root, loc string, s step) (any, error) {
+func runDirect(eng *noggin.Engine, root, loc string, s step) (noggin.Result, error) {
 	opts := store.Options{Root: root}
 	if _, ok := s.opts.(providersStep); ok {
-		return store.Providers(opts), nil
+		return noggin.Providers(store.Providers(opts)), nil
 	}
 	st, err := store.Open(context.Background(), loc, opts)
 	if err != nil {
@@ -154,7 +154,7 @@ func runDirect(eng *noggin.Engine, root, loc string, s step) (any, error) {
 	}
 	switch o := s.opts.(type) {
 	case whereStep:
-		return st.Describe(), nil
+		return noggin.Location(st.Describe()), nil
 	case copySelfStep:
 		return eng.Copy(context.Background(), st, st)
 	case copyToStep:

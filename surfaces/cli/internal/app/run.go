@@ -181,7 +181,7 @@ func (r *runner) failEnv(env envelope.Envelope) int {
 		r.write(r.stderr, env.Encode())
 	} else {
 		// Messages quote titles and paths: neutralised like every human line.
-		r.write(r.stderr, []byte("noggin: "+safe(env.Message())+"\n"))
+		r.write(r.stderr, []byte("noggin: "+noggin.Safe(env.Message())+"\n"))
 	}
 	return env.ExitCode()
 }
@@ -208,35 +208,16 @@ func (r *runner) out(res request.Result, withNotes bool) int {
 	return 0
 }
 
-// human renders a success for a person.
+// human renders a success for a person: the result writes itself.
 func (r *runner) human(b *bytes.Buffer, res request.Result, withNotes bool) {
-	switch d := res.Envelope.Data.(type) {
-	case *noggin.View:
-		if r.verb == "show" {
-			RenderShow(b, d, withNotes)
-		} else {
-			RenderView(b, d, false)
-		}
-	case nil: // show with no target
-		RenderShow(b, nil, withNotes)
-	case *noggin.DeleteResult:
-		empty := false
-		if d.View == nil {
-			empty = r.treeEmpty(res)
-		}
-		RenderDelete(b, d, empty)
-	case *noggin.CopyResult:
-		RenderCopy(b, d, res.From, res.To)
-	case string:
-		RenderLine(b, d)
-	case []noggin.Provider:
-		RenderProviders(b, d)
-	case *noggin.FindResult:
-		RenderFind(b, d)
-	case *noggin.LogResult:
-		RenderLog(b, d)
-	case *noggin.UndoResult:
-		RenderUndo(b, r.verb, d)
+	data := res.Envelope.Data
+	if data == nil {
+		data, _ = request.DecodeData(r.verb, nil) // the verb's null result
+	}
+	h := &noggin.Human{B: b, Verb: r.verb, WithNotes: withNotes, From: res.From, To: res.To,
+		TreeEmpty: func() bool { return r.treeEmpty(res) }}
+	if data != nil {
+		data.Human(h)
 	}
 }
 

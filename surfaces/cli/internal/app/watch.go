@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"
 )
 
@@ -77,9 +78,9 @@ func (r *runner) draw(res request.Result, withNotes, tty bool) {
 	if env.OK() {
 		r.human(&body, res, withNotes)
 	} else {
-		body.WriteString("noggin: " + safe(env.Message()) + "\n")
+		body.WriteString("noggin: " + noggin.Safe(env.Message()) + "\n")
 	}
-	status := "(watching " + safe(location(r, res)) + "; Ctrl-C to stop)\n"
+	status := "(watching " + noggin.Safe(location(r, res)) + "; Ctrl-C to stop)\n"
 	if !tty {
 		body.WriteString(status + "\n")
 		r.write(r.stdout, body.Bytes())

@@ -1,4 +1,4 @@
-package app
+package noggin
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-func TestWriteSafe(t *testing.T) {
+func TestSafe(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"plain title", "plain title"},
 		{"tab\there", "tab\there"},
@@ -24,8 +24,8 @@ func TestWriteSafe(t *testing.T) {
 		{"café 🧠 שלום e\u0301 \ufffd", "café 🧠 שלום e\u0301 \ufffd"},
 		{"\u200bzw\u00a0nb\ufeff", "\u200bzw\u00a0nb\ufeff"},
 	} {
-		if got := safe(c.in); got != c.want {
-			t.Errorf("safe(%q) = %q, want %q", c.in, got, c.want)
+		if got := Safe(c.in); got != c.want {
+			t.Errorf("Safe(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -37,21 +37,21 @@ func FuzzWriteSafe(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := safe(s)
+		out := Safe(s)
 		if !utf8.ValidString(out) {
 			t.Fatalf("invalid UTF-8 out of %q: %q", s, out)
 		}
 		for _, r := range out {
 			if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f ||
 				r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029 {
-				t.Fatalf("safe(%q) = %q keeps %U", s, out, r)
+				t.Fatalf("Safe(%q) = %q keeps %U", s, out, r)
 			}
 		}
 		if !strings.Contains(s, "\\") && !strings.ContainsAny(s, "\n") && strings.IndexFunc(s, func(r rune) bool {
 			return r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e ||
 				r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029 || r == utf8.RuneError
 		}) < 0 && out != s {
-			t.Fatalf("safe(%q) = %q changed harmless text", s, out)
+			t.Fatalf("Safe(%q) = %q changed harmless text", s, out)
 		}
 	})
 }
