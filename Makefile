@@ -6,7 +6,7 @@ MAKEFLAGS += --no-builtin-rules
 
 GO        ?= go
 BIN       ?= $(CURDIR)/bin
-UNIT_PKGS := ./core/... ./surfaces/cli/... ./surfaces/mcp/... ./surfaces/rpc/...
+UNIT_PKGS := ./core/... ./bench/... ./surfaces/cli/... ./surfaces/mcp/... ./surfaces/rpc/... ./surfaces/rpc/remote/...
 ALL_PKGS  := $(UNIT_PKGS) ./e2e/...
 FUZZTIME  ?= 20s
 ARGS      ?=
@@ -56,7 +56,7 @@ short: ## the fast inner loop: vet, unit tests without -race, the e2e suite in -
 .PHONY: vet
 vet: ## go vet and gofmt check over every module
 	$(GO) vet $(ALL_PKGS)
-	@out=$$(gofmt -l core surfaces e2e); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l core bench surfaces e2e); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 .PHONY: unit
 unit: ## unit tests of core and the surfaces, with -race (a line per package as it ends)
@@ -76,7 +76,7 @@ bench-cli: ## time whole noggin invocations on 10, 1k and 10k-item noggins (medi
 
 .PHONY: bench-report
 bench-report: ## whole-process CLI vs its floor (hello-world start, durable copy) on 10/10k/100k items: bench/README.md + chart.png
-	cd surfaces/cli && $(GO) run ./internal/bench -report $(CURDIR)/bench -runs $(or $(RUNS),15)
+	cd bench && $(GO) run . -report $(CURDIR)/bench -runs $(or $(RUNS),15)
 
 .PHONY: bench-mcp
 bench-mcp: ## warm noggin_show / noggin_note calls over stdio (p50, p99, calls/s)
@@ -127,7 +127,7 @@ lint-go: ## golangci-lint v2 (.golangci.yml) over every module and go mod tidy -
 
 .PHONY: tidy
 tidy: ## go mod tidy in every module
-	for m in core surfaces/cli surfaces/mcp surfaces/rpc e2e; do (cd $$m && $(GO) mod tidy); done
+	for m in core bench surfaces/cli surfaces/mcp surfaces/rpc surfaces/rpc/remote e2e; do (cd $$m && $(GO) mod tidy); done
 
 .PHONY: dist
 dist: ## cross-build the three binaries for linux/macOS/Windows on amd64/arm64 into dist/ (+ SHA256SUMS)

@@ -10,7 +10,7 @@ t=${1:-20s}
 cd "$(dirname "$0")/.."
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-for pkg in $(go list ./core/... ./surfaces/cli/... ./surfaces/mcp/... ./surfaces/rpc/... ./e2e/...); do
+for pkg in $(go list ./core/... ./surfaces/cli/... ./surfaces/mcp/... ./surfaces/rpc/... ./surfaces/rpc/remote/... ./e2e/...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   for f in $(grep -hoE '^func (Fuzz[A-Za-z0-9_]+)' "$dir"/*_test.go 2>/dev/null | awk '{print $2}' | sort -u); do
     echo "== $pkg $f ($t)"

@@ -12,9 +12,12 @@ if ! { [ -x "$BIN/golangci-lint" ] && "$BIN/golangci-lint" version 2>/dev/null |
 	echo "installing golangci-lint $GOLANGCI_LINT_VERSION into $BIN" >&2
 	GOWORK=off GOBIN="$BIN" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$GOLANGCI_LINT_VERSION"
 fi
-"$BIN/golangci-lint" run ./core/... ./surfaces/cli/... ./surfaces/mcp/... ./surfaces/rpc/... ./e2e/...
+"$BIN/golangci-lint" run ./core/... ./bench/... ./surfaces/cli/... ./surfaces/mcp/... ./surfaces/rpc/... ./e2e/...
+# A module nested in another's directory is linted from its own root (from
+# the workspace's, golangci-lint doubles its path).
+(cd surfaces/rpc/remote && "$BIN/golangci-lint" run ./...)
 status=0
-for m in core surfaces/cli surfaces/mcp surfaces/rpc e2e; do
+for m in core bench surfaces/cli surfaces/mcp surfaces/rpc surfaces/rpc/remote e2e; do
 	if ! (cd "$m" && go mod tidy -diff); then
 		echo "lint: $m/go.mod is not tidy (run make tidy)" >&2
 		status=1

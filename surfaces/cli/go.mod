@@ -9,12 +9,10 @@ require (
 
 require github.com/creack/pty v1.1.24
 
-require golang.org/x/image v0.48.0
-
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/fsnotify/fsnotify v1.10.1 // indirect
-	github.com/noggin-go/noggin/surfaces/rpc v0.0.0
+	github.com/noggin-go/noggin/surfaces/rpc/remote v0.0.0
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
@@ -23,4 +21,4 @@ require (
 
 replace github.com/noggin-go/noggin/core => ../../core
 
-replace github.com/noggin-go/noggin/surfaces/rpc => ../rpc
+replace github.com/noggin-go/noggin/surfaces/rpc/remote => ../rpc/remote

@@ -13,7 +13,7 @@ require (
 require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/noggin-go/noggin/surfaces/rpc v0.0.0
+	github.com/noggin-go/noggin/surfaces/rpc/remote v0.0.0
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
@@ -25,4 +25,4 @@ require (
 
 replace github.com/noggin-go/noggin/core => ../../core
 
-replace github.com/noggin-go/noggin/surfaces/rpc => ../rpc
+replace github.com/noggin-go/noggin/surfaces/rpc/remote => ../rpc/remote

@@ -3,5 +3,5 @@
 # done) on generated 10-, 1k- and 10k-item noggins and prints the medians.
 # Usage: surfaces/cli/bench/bench.sh [-runs N]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-exec go run ./internal/bench "$@"
+cd "$(dirname "$0")/../../../bench"
+exec go run . "$@"

@@ -317,7 +317,7 @@ func workDir() (dir, bin string, err error) {
 func buildNoggin(dir string) (string, error) {
 	bin := filepath.Join(dir, "noggin")
 	build := exec.Command("go", "build", "-tags", "urfave_cli_no_docs,urfave_cli_no_suggest",
-		"-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/noggin")
+		"-trimpath", "-ldflags", "-s -w", "-o", bin, "github.com/noggin-go/noggin/surfaces/cli/cmd/noggin")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build: %w\n%s", err, out)
@@ -356,7 +356,7 @@ func (r Report) check(t Target) (got, bound float64, ok, found bool) {
 func markdown(r Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# noggin CLI against the floor\n\n")
-	fmt.Fprintf(&b, "Written by `make bench-report` (surfaces/cli/internal/bench). Medians of %d whole processes per cell, "+
+	fmt.Fprintf(&b, "Written by `make bench-report` (the tool in bench/). Medians of %d whole processes per cell, "+
 		"after 3 warm-ups; the commands of one size, its durable copy among them (and the hello-world start with the first size), "+
 		"take turns, so that a drift in the machine's speed moves a cell and its floor alike. Writes run on a generated noggin that noggin last wrote (its file and history restored before "+
 		"each run); \"push, file of another tool\" is a push on the file as another tool left it (no history), which encodes every item. "+
