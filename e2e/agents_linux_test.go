@@ -45,6 +45,7 @@ type modelAPI struct {
 }
 
 func newModelAPI(t *testing.T, answer func(w http.ResponseWriter, body map[string]any)) *modelAPI {
+	t.Helper()
 	s := &modelAPI{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)

@@ -24,6 +24,7 @@ type standIn struct {
 }
 
 func startStandIn(t *testing.T) *standIn {
+	t.Helper()
 	s := &standIn{}
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()

@@ -35,6 +35,7 @@ func divergences(s *Scenario, rs []*RunResult) []string {
 // shrink drops steps from a diverging scenario while it still diverges and
 // returns the minimal one.
 func shrink(t *testing.T, s *Scenario) *Scenario {
+	t.Helper()
 	keep := make([]int, len(s.Steps()))
 	for i := range keep {
 		keep[i] = i

@@ -62,6 +62,7 @@ func TestEveryVerbPostgres(t *testing.T) {
 }
 
 func everyVerb(t *testing.T, addr string) {
+	t.Helper()
 	tok := tokenEnv(addr)
 	for mi, mode := range [][]string{nil, {"--json"}, {"--with-json"}} {
 		local := t.TempDir()

@@ -116,6 +116,7 @@ func (r *Runner) Setup(s *Scenario) (map[string][][2]string, error) {
 			if err := os.MkdirAll(p, 0o755); err != nil {
 				return nil, err
 			}
+		case KindStep, KindFinal: // steps and expected results, not fixtures
 		}
 	}
 	return subs, nil

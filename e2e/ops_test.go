@@ -65,6 +65,7 @@ func TestCLIWatchAcrossRestart(t *testing.T) {
 // watchAcrossRestart watches w.yaml on srv, restarts srv with serve's
 // args, and expects a push made through writer afterwards.
 func watchAcrossRestart(t *testing.T, srv, writer *RPCServer, args ...string) {
+	t.Helper()
 	dir := t.TempDir()
 	loc := "http://" + srv.Addr + "/w.yaml"
 	env := append(tokenEnv(srv.Addr), "HOME="+dir)

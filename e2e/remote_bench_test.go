@@ -93,6 +93,7 @@ type p50 []time.Duration
 func (p *p50) add(d time.Duration) { *p = append(*p, d) }
 
 func (p p50) report(b *testing.B) {
+	b.Helper()
 	if len(p) == 0 {
 		return
 	}

@@ -48,6 +48,7 @@ func runWithID(addr, id string, req request.Request) (string, error) {
 // answered. Each write must be in the noggin exactly once (count), and a
 // retry of a write answered before the kill gets the same answer.
 func retryCycles(t *testing.T, cycles int, target, retryOn func() *RPCServer, count func(title string) int) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(20261204, 2))
 	answeredBefore, dup := 0, 0
 	for i := range cycles {
@@ -95,6 +96,7 @@ func retryCycles(t *testing.T, cycles int, target, retryOn func() *RPCServer, co
 
 // countTitle counts the items titled title in a show of the whole noggin.
 func countTitle(t *testing.T, addr, title string) int {
+	t.Helper()
 	env, err := runWithID(addr, "", request.Request{Verb: "show", Location: request.String("team.yaml"), WithAll: request.Flag(true)})
 	if err != nil {
 		t.Fatal(err)

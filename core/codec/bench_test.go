@@ -47,6 +47,7 @@ func sizeName(n int) string { return fmt.Sprintf("%dk", n/1000) }
 
 // benchDecode times decode on the generated noggins of sizes.
 func benchDecode(b *testing.B, sizes []int, decode func(text []byte) error) {
+	b.Helper()
 	for _, n := range sizes {
 		b.Run(sizeName(n), func(b *testing.B) {
 			text := benchText(n, false)

@@ -108,14 +108,17 @@ func chunk(prev int) int { return min(max(16, 2*prev), 4096) }
 // bail is the panic value used to abandon the fast path.
 type bail struct{}
 
-func giveUp() { panic(bail{}) }
+// The fast reader abandons its path by panic (an exception to the rule of
+// no panic for control flow, kept until its parse functions return a
+// failure instead): recovered by onBail at its entry points only.
+func giveUp() { panic(bail{}) } //nolint:forbidigo // see above
 
 // onBail, deferred by an entry point of the fast reader, turns its bail
 // into *ok = false; other panics go on.
 func onBail(ok *bool) {
 	if r := recover(); r != nil {
 		if _, isBail := r.(bail); !isBail {
-			panic(r)
+			panic(r) //nolint:forbidigo // not a bail: a bug, raised again
 		}
 		*ok = false
 	}
@@ -428,7 +431,7 @@ func (p *fastParser) inTwo(q *fastParser, first func() (items []*noggin.Item, en
 	}
 	wait()
 	if h.fault != nil {
-		panic(h.fault)
+		panic(h.fault) //nolint:forbidigo // the second half's bail or fault, raised again in the first's goroutine
 	}
 	p.pos = q.pos
 	if p.spans != nil {

@@ -137,6 +137,7 @@ func lineDiff(want, got string) string {
 }
 
 func regenerateJSYAML(t *testing.T) {
+	t.Helper()
 	var buf bytes.Buffer
 	for _, d := range jsyamlCases() {
 		var c bytes.Buffer

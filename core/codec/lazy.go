@@ -56,10 +56,13 @@ func decodeLazySpans(data []byte, splitMin int, spans *spanList, release func(fr
 		return nil, false
 	}
 	defer onBail(&ok)
+	src := &lazySource{data: data, guard: guard, changed: changed}
 	p := &fastParser{ //nolint:gosec // data does not change while the document lives (see above)
 		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: 64 << 10, splitMin: splitMin, spans: spans, release: release, step: ReleaseStep(len(data)),
-		lazy: &lazySource{data: data, guard: guard, changed: changed}}
-	return p.document(), true
+		lazy: src}
+	doc = p.document()
+	doc.SetUndecodable(src.undecodable)
+	return doc, true
 }
 
 // lazySource is the file a lazy read left its items in.
@@ -67,6 +70,18 @@ type lazySource struct {
 	data    []byte
 	guard   func(func()) bool
 	changed error
+	// failed is set when an item could not be decoded (the document's
+	// Undecodable); items are decoded by one goroutine at a time.
+	failed bool
+}
+
+// undecodable is the document's Undecodable: changed once an item could
+// not be decoded.
+func (s *lazySource) undecodable() error {
+	if s.failed {
+		return s.changed
+	}
+	return nil
 }
 
 // lazyItem is where an undecoded item lies in its source: from the start
@@ -81,6 +96,7 @@ func (b *lazyItem) Decode(it *noggin.Item) error {
 	var got *noggin.Item
 	if !b.src.guard(func() { got = decodeEntry(b.src.data[:b.end], b.start) }) || got == nil ||
 		got.Key != it.Key || got.ParentKey != it.ParentKey {
+		b.src.failed = true
 		return b.src.changed
 	}
 	*it = *got

@@ -53,6 +53,35 @@ func docOrder(doc *noggin.Document) []string {
 	return out
 }
 
+// loadedOrder appends to out the fields of a loaded item's order that it
+// still has, then the core fields it did not have but now sets.
+func loadedOrder(out []string, it *noggin.Item, order []string, extra []noggin.Field) []string {
+	for _, n := range order {
+		switch n {
+		case fKey, fParentKey, fTitle, fDone, fCreatedAt, fNotes:
+		default:
+			if _, ok := getField(extra, n); !ok {
+				continue
+			}
+		}
+		if !contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	add := func(name string, set bool) {
+		if set && !contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	add(fKey, it.Key != "")
+	add(fParentKey, it.ParentKey != "")
+	add(fTitle, it.Title != "")
+	add(fDone, it.Done)
+	add(fCreatedAt, it.CreatedAt != nil)
+	add(fNotes, true)
+	return out
+}
+
 // itemOrder is the field order to write for an item. Items without a
 // loaded order use the creation layout (key, parentKey, title, done,
 // createdAt when set, notes). Loaded items keep their order; core fields
@@ -67,36 +96,13 @@ func itemOrder(it *noggin.Item) []string {
 	}
 	order, extra := it.FieldOrder(), it.ExtraFields()
 	out := make([]string, 0, len(order)+len(extra)+6)
-	if order == nil {
-		if it.CreatedAt == nil {
-			out = append(out, defaultItemOrderNoCreated...)
-		} else {
-			out = append(out, defaultItemOrder...)
-		}
-	} else {
-		for _, n := range order {
-			switch n {
-			case fKey, fParentKey, fTitle, fDone, fCreatedAt, fNotes:
-			default:
-				if _, ok := getField(extra, n); !ok {
-					continue
-				}
-			}
-			if !contains(out, n) {
-				out = append(out, n)
-			}
-		}
-		add := func(name string, set bool) {
-			if set && !contains(out, name) {
-				out = append(out, name)
-			}
-		}
-		add(fKey, it.Key != "")
-		add(fParentKey, it.ParentKey != "")
-		add(fTitle, it.Title != "")
-		add(fDone, it.Done)
-		add(fCreatedAt, it.CreatedAt != nil)
-		add(fNotes, true)
+	switch {
+	case order != nil:
+		out = loadedOrder(out, it, order, extra)
+	case it.CreatedAt == nil:
+		out = append(out, defaultItemOrderNoCreated...)
+	default:
+		out = append(out, defaultItemOrder...)
 	}
 	for _, f := range extra {
 		if !contains(out, f.Name) {

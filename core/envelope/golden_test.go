@@ -522,6 +522,7 @@ const placeholder = "/tmp/noggin-golden"
 // the store-level error envelopes. Paths under the temporary directory are
 // rewritten to placeholder so that the bytes are stable.
 func storeCases(t *testing.T) []storeCase {
+	t.Helper()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)

@@ -48,7 +48,9 @@ type FindResult struct {
 // Find lists the items whose title or notes contain every word of the
 // query, case-insensitively (Unicode simple case folding).
 func (e *Engine) Find(ctx context.Context, s Store, o FindOpts) (_ *FindResult, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	words := jstext.Fields(fold(o.Query))
 	if len(words) == 0 {
 		return nil, NewError(CodeQueryRequired, F("verb", "find"))

@@ -189,24 +189,8 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 			}
 		case OpSet:
 			if j := a.find(op.Key); j >= 0 {
-				old := *a.doc.Items[j].decoded() // a copy: this apply may change the item in place later
-				back := Op{Type: OpSet, Key: op.Key}
-				if op.Title != nil {
-					back.Title = &old.Title
-					if *op.Title != old.Title {
-						changes = append(changes, EntryChange{Kind: "renamed", Key: op.Key, Title: *op.Title})
-					}
-				}
-				if op.Done != nil {
-					back.Done = &old.Done
-					if *op.Done != old.Done {
-						kind := "reopened"
-						if *op.Done {
-							kind = "closed"
-						}
-						changes = append(changes, EntryChange{Kind: kind, Key: op.Key, Title: title(op.Key)})
-					}
-				}
+				var back Op
+				back, changes = setInverse(*op, *a.doc.Items[j].decoded(), changes, title) // a copy: this apply may change the item in place later
 				inv = []Op{back}
 			}
 		case OpNote:
@@ -323,7 +307,9 @@ type LogResult struct {
 
 // Log lists the newest entries of the noggin's history.
 func (e *Engine) Log(ctx context.Context, s Store, o LogOpts) (_ *LogResult, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	limit := o.Limit
 	if limit <= 0 {
 		limit = DefaultLogLimit
@@ -353,7 +339,9 @@ type UndoResult struct {
 // left it in; otherwise undo-conflict and nothing changes. Undo and redo
 // are writes of their own in the history.
 func (e *Engine) Undo(ctx context.Context, s Store, redo bool) (_ *UndoResult, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	verb := "undo"
 	if redo {
 		verb = "redo"
@@ -415,4 +403,27 @@ func historyError(err error) error {
 		return err
 	}
 	return NewError(CodeHistoryUnavailable, F("detail", err.Error()))
+}
+
+// setInverse is the op that takes back a set on old (the item before it),
+// and the changes it makes, appended to changes.
+func setInverse(op Op, old Item, changes []EntryChange, title func(string) string) (Op, []EntryChange) {
+	back := Op{Type: OpSet, Key: op.Key}
+	if op.Title != nil {
+		back.Title = &old.Title
+		if *op.Title != old.Title {
+			changes = append(changes, EntryChange{Kind: "renamed", Key: op.Key, Title: *op.Title})
+		}
+	}
+	if op.Done != nil && *op.Done != old.Done {
+		kind := "reopened"
+		if *op.Done {
+			kind = "closed"
+		}
+		changes = append(changes, EntryChange{Kind: kind, Key: op.Key, Title: title(op.Key)})
+	}
+	if op.Done != nil {
+		back.Done = &old.Done
+	}
+	return back, changes
 }

@@ -34,6 +34,23 @@ type Document struct {
 
 	// memo caches the document's lookup index (see index.go).
 	memo memo
+	// undecodable reports, for a document of a lazy read (and those a
+	// write derives from it), the first of its items that could not be
+	// decoded (see Undecoded); nil otherwise.
+	undecodable func() error
+}
+
+// SetUndecodable makes err report the first item of doc, a lazy read's
+// document, that could not be decoded (see Undecoded).
+func (doc *Document) SetUndecodable(err func() error) { doc.undecodable = err }
+
+// Undecodable is the error of the first item of doc that could not be
+// decoded, or nil. The engine returns it instead of anything it read.
+func (doc *Document) Undecodable() error {
+	if doc == nil || doc.undecodable == nil {
+		return nil
+	}
+	return doc.undecodable()
 }
 
 // Item is one node of the tree.
@@ -105,8 +122,8 @@ func (it *Item) ExtraFields() []Field {
 // copies their bytes from the file they were read from.
 type Undecoded interface {
 	// Decode sets the fields of it that the read left out. An error means
-	// they can no longer be read (the file changed under the reader); it
-	// is what the engine call returns.
+	// they can no longer be read (the file changed under the reader); the
+	// document's Undecodable then reports it.
 	Decode(it *Item) error
 }
 
@@ -116,10 +133,6 @@ func (it *Item) LeaveUndecoded(body Undecoded) { it.body = body }
 
 // Undecoded reports whether it is an item a lazy read left undecoded.
 func (it *Item) Undecoded() bool { return it.body != nil }
-
-// undecodable carries an Undecoded's error to the engine call that read
-// the document (see decoded and recoverUndecodable).
-type undecodable struct{ err error }
 
 // Decode sets the fields a lazy read left out of it, if it is undecoded.
 func (it *Item) Decode() error {
@@ -132,26 +145,12 @@ func (it *Item) Decode() error {
 	return nil
 }
 
-// decoded returns it with all its fields (see Undecoded): an engine call
-// that reads a lazy read's document recovers the panic of an item that
-// cannot be decoded (recoverUndecodable).
+// decoded returns it with all its fields (see Undecoded). An item that can
+// no longer be decoded keeps its keys only; its document's Undecodable
+// says why, and the engine returns that instead of what it read.
 func (it *Item) decoded() *Item {
-	if err := it.Decode(); err != nil {
-		panic(undecodable{err})
-	}
+	_ = it.Decode() // a failure is the document's Undecodable
 	return it
-}
-
-// recoverUndecodable, deferred by an engine call that may read undecoded
-// items, returns the error of an item that could not be decoded in *err.
-func recoverUndecodable(err *error) {
-	if r := recover(); r != nil {
-		u, ok := r.(undecodable)
-		if !ok {
-			panic(r)
-		}
-		*err = u.err
-	}
 }
 
 // Note is one append-only, timestamped note of an item.

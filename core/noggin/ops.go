@@ -23,6 +23,9 @@ func Apply(doc *Document, ops []Op) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := a.doc.Undecodable(); err != nil {
+		return nil, err // an item the ops change could not be decoded
+	}
 	out := a.doc
 	if !a.shifted {
 		derivePrints(a.input.builtPrints(), out)
@@ -101,7 +104,7 @@ func projectWith(doc *Document, ops []Op) (*applier, error) {
 // more items.
 func newApplier(doc *Document, extra int) *applier {
 	// Field by field: the result must not inherit doc's cached index.
-	a := &applier{doc: &Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}, owned: map[*Item]bool{}}
+	a := &applier{doc: &Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra, undecodable: doc.undecodable}, owned: map[*Item]bool{}}
 	a.doc.Items = make([]*Item, len(doc.Items), len(doc.Items)+extra)
 	copy(a.doc.Items, doc.Items)
 	a.base = doc.cached()

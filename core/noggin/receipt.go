@@ -87,7 +87,7 @@ func (r *Receipt) Run(write func(r *Receipt) (*Document, error)) (*Document, err
 		r.ended, r.err = true, err
 		var p panicked
 		if errors.As(err, &p) {
-			panic(p.value)
+			panic(p.value) //nolint:forbidigo // the write's own panic, raised again in its caller's goroutine
 		}
 		return <-result, err
 	}
@@ -120,7 +120,7 @@ func (r *Receipt) Commit(reply []byte) error {
 	r.ended, r.err = true, <-r.done
 	var p panicked
 	if errors.As(r.err, &p) {
-		panic(p.value)
+		panic(p.value) //nolint:forbidigo // the write's own panic, raised again in its caller's goroutine
 	}
 	return r.err
 }

@@ -48,6 +48,7 @@ func TestSpineViews(t *testing.T) {
 }
 
 func testSpineViews(t *testing.T, r *rand.Rand, base *Document) {
+	t.Helper()
 	for i := range 300 {
 		target := base.Items[r.Intn(len(base.Items))].Key
 		active := base.Items[r.Intn(len(base.Items))].Key

@@ -13,10 +13,12 @@ type fromItem struct {
 	full    *Item
 	decodes *int
 	err     error
+	failed  *error // the document's Undecodable
 }
 
 func (f fromItem) Decode(it *Item) error {
 	if f.err != nil {
+		*f.failed = f.err
 		return f.err
 	}
 	*f.decodes++
@@ -30,11 +32,13 @@ func (f fromItem) Decode(it *Item) error {
 // would get another result.
 func lazyCopy(doc *Document, decodes *int, err error) *Document {
 	out := &Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra}
+	var failed error
+	out.SetUndecodable(func() error { return failed })
 	poison := "undecoded"
 	for _, it := range doc.Items {
 		c := &Item{Key: it.Key, ParentKey: it.ParentKey, Title: poison, Done: !it.Done, CreatedAt: &poison,
 			Notes: []Note{{Text: poison}}, Foreign: &Foreign{Order: []string{poison}, Extra: []Field{{Name: poison}}}}
-		c.LeaveUndecoded(fromItem{full: it, decodes: decodes, err: err})
+		c.LeaveUndecoded(fromItem{full: it, decodes: decodes, err: err, failed: &failed})
 		out.Items = append(out.Items, c)
 	}
 	return out
@@ -81,4 +85,33 @@ func flatten(nodes []*Node) []*Node {
 		out = append(append(out, n), flatten(n.Children)...)
 	}
 	return out
+}
+
+// TestWriteOnUndecodableWritesNothing: a write that meets an item it
+// cannot decode — in its own noggin (note, edit) or in copy's source —
+// fails with that item's error and leaves the noggin as it was.
+func TestWriteOnUndecodableWritesNothing(t *testing.T) {
+	e := fixedEngine()
+	ctx := context.Background()
+	broken := errors.New("the file changed")
+	writes := map[string]func(s Store) error{
+		"note": func(s Store) error { _, err := e.Note(ctx, s, NoteOpts{Text: "x"}); return err },
+		"edit": func(s Store) error { _, err := e.Edit(ctx, s, EditOpts{Path: "/1", Title: ptr("y")}); return err },
+		"done": func(s Store) error { _, err := e.Done(ctx, s, DoneOpts{Path: "/1", Force: true}); return err },
+		"copy from it": func(s Store) error {
+			_, err := e.Copy(ctx, s, newMem(tree(F1)))
+			return err
+		},
+	}
+	for name, write := range writes {
+		decodes := 0
+		lazy := lazyCopy(tree(F2), &decodes, broken)
+		s := newMem(lazy)
+		if err := write(s); !errors.Is(err, broken) {
+			t.Errorf("%s: %v, want the decode error", name, err)
+		}
+		if d, _ := s.Load(ctx); d != lazy {
+			t.Errorf("%s: the noggin was written", name)
+		}
+	}
 }

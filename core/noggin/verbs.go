@@ -174,7 +174,9 @@ func jsTrim(s string) string { return jstext.TrimSpace(s) }
 // Push creates a child of the active item (a new last root when none is
 // active) and makes it active.
 func (e *Engine) Push(ctx context.Context, s Store, o PushOpts) (_ *View, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	now := e.now()
 	ts := Stamp(now)
 	var key string
@@ -192,7 +194,9 @@ func (e *Engine) Push(ctx context.Context, s Store, o PushOpts) (_ *View, err er
 
 // Add creates an item without moving the cursor (unless o.Goto).
 func (e *Engine) Add(ctx context.Context, s Store, o AddOpts) (_ *View, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	now := e.now()
 	ts := Stamp(now)
 	var viewKey string
@@ -247,7 +251,9 @@ func (s *snap) placeBeside(kind string, anchor, moving *Item) slot {
 
 // Move relocates an item and its subtree.
 func (e *Engine) Move(ctx context.Context, s Store, o MoveOpts) (_ *View, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	var viewKey string
 	doc, err := s.Update(ctx, write("move", Stamp(e.now()), func(d *Document) ([]Op, error) {
 		st := newSnap(d)
@@ -296,7 +302,9 @@ func (e *Engine) Move(ctx context.Context, s Store, o MoveOpts) (_ *View, err er
 
 // Goto makes an item active.
 func (e *Engine) Goto(ctx context.Context, s Store, o GotoOpts) (_ *View, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	if o.Path == "" {
 		return nil, NewError(CodePathRequired, F("verb", "goto"))
 	}
@@ -317,7 +325,9 @@ func (e *Engine) Goto(ctx context.Context, s Store, o GotoOpts) (_ *View, err er
 
 // Done closes an item and makes its parent active.
 func (e *Engine) Done(ctx context.Context, s Store, o DoneOpts) (_ *View, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	if o.Goto.Present {
 		return nil, NewError(CodeGotoUnsupported, F("verb", "done"))
 	}
@@ -326,7 +336,9 @@ func (e *Engine) Done(ctx context.Context, s Store, o DoneOpts) (_ *View, err er
 
 // Pop is done on the active item.
 func (e *Engine) Pop(ctx context.Context, s Store, o PopOpts) (_ *View, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	if o.HasPath {
 		return nil, NewError(CodePopNoPath, F("verb", "pop"))
 	}
@@ -376,7 +388,9 @@ func (e *Engine) close(ctx context.Context, s Store, path string, force, closeAl
 
 // Edit changes an item's done state and/or title.
 func (e *Engine) Edit(ctx context.Context, s Store, o EditOpts) (_ *View, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	hasState := o.Done != nil
 	hasTitle := o.Title != nil && jsTrim(*o.Title) != ""
 	if !hasState && !hasTitle {
@@ -428,7 +442,9 @@ func (e *Engine) Edit(ctx context.Context, s Store, o EditOpts) (_ *View, err er
 
 // Show returns the view of an item; nil (no error) when there is no target.
 func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (_ *View, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	vo := viewOpts{noChildren: o.NoChildren, withSiblings: o.WithSiblings, withDescendants: o.WithDescendants}
 	target := func(st *snap) (*Item, error) {
 		if o.Path != "" {
@@ -474,7 +490,9 @@ func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (_ *View, err er
 
 // Note appends a timestamped note to an item.
 func (e *Engine) Note(ctx context.Context, s Store, o NoteOpts) (_ *View, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	text := jsTrim(o.Text)
 	if text == "" {
 		return nil, NewError(CodeTextRequired, F("verb", "note"))
@@ -504,7 +522,9 @@ func (e *Engine) Note(ctx context.Context, s Store, o NoteOpts) (_ *View, err er
 
 // Delete removes an item (and with o.Recursive its subtree).
 func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (_ *DeleteResult, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	s = r.track(s)
 	if o.Goto.Present {
 		return nil, NewError(CodeGotoUnsupported, F("verb", "delete"))
 	}
@@ -548,7 +568,9 @@ func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (_ *DeleteRe
 // Copy appends every item of src to dst with fresh keys. A nil src is
 // source-required, a nil dst dest-required.
 func (e *Engine) Copy(ctx context.Context, src, dst Store) (_ *CopyResult, err error) {
-	defer recoverUndecodable(&err) // a lazy read's item that cannot be decoded (Undecoded)
+	var r reads
+	defer r.check(&err) // a lazy read's item that could not be decoded (Undecoded)
+	src, dst = r.track(src), r.track(dst)
 	if src == nil {
 		return nil, NewError(CodeSourceRequired, F("verb", "copy"))
 	}

@@ -78,6 +78,7 @@ func runCases(t *testing.T, cases []vcase) {
 // lazy read left undecoded (see memStore.lazy): the engine must decode
 // every item it reads, so both give the same results.
 func runCase(t *testing.T, tc vcase, lazy bool) {
+	t.Helper()
 	start, initial := tree(tc.start), tree(tc.start)
 	if tc.prep != nil {
 		tc.prep(start)
@@ -195,6 +196,7 @@ func TestPushCases(t *testing.T) {
 	runCases(t, []vcase{
 		{id: "case-001", do: push("first"), tree: "first *\n", out: "active=/1\n/1 first + <\n",
 			check: func(t *testing.T, s *memStore, res any) {
+				t.Helper()
 				v := res.(*View)
 				if v.TargetKey != v.ActiveKey || !keyRE.MatchString(v.TargetKey) {
 					t.Errorf("keys %q %q", v.TargetKey, v.ActiveKey)
@@ -259,6 +261,7 @@ func TestAddCases(t *testing.T) {
 			tree: "root1\n  alpha\n  beta\n    beta-kid\n  buy milk *\nroot2\n"},
 		{id: "case-026", do: add(AddOpts{Title: "first"}), tree: "first\n", out: "active=\n/1 first + <\n",
 			check: func(t *testing.T, _ *memStore, res any) {
+				t.Helper()
 				if v := res.(*View); v.ActiveKey != "" || v.ActivePath != "" {
 					t.Errorf("active %q %q", v.ActiveKey, v.ActivePath)
 				}
@@ -393,6 +396,7 @@ func TestDoneCases(t *testing.T) {
 			check: itemNotes("beta", closedN)},
 		{id: "case-062", start: F1, do: done(DoneOpts{Path: "/1/2", CloseAll: true}), tree: "root1 *\n  alpha\n  beta ✓\n    beta-kid ✓\nroot2\n",
 			check: func(t *testing.T, s *memStore, res any) {
+				t.Helper()
 				itemNotes("beta", closedN)(t, s, res)
 				itemNotes("beta-kid", closedN)(t, s, res)
 			}},
@@ -402,6 +406,7 @@ func TestDoneCases(t *testing.T) {
 		{id: "case-065", start: F1, do: done(DoneOpts{Goto: gotoP(".")}), err: E(CodeGotoUnsupported, 2, "done: goto is not supported", F("verb", "done"))},
 		{id: "case-066", start: F3, do: done(DoneOpts{}), tree: "only ✓\n", out: "active=\n/1 only + <\n",
 			check: func(t *testing.T, s *memStore, res any) {
+				t.Helper()
 				v := res.(*View)
 				n := v.Items[0]
 				if v.ActiveKey != "" || !n.Done || len(n.Notes) != 1 || n.Notes[0] != closedN || len(n.Children) != 0 || !n.Expanded {
@@ -539,18 +544,21 @@ func TestShowCases(t *testing.T) {
 			err: E(CodeGotoPathRequired, 1, "show: goto requires a path", F("verb", "show"))},
 		{id: "case-107", start: "only active note=n1 note=n2", do: show(ShowOpts{}), noWrite: true, out: "active=/1\n/1 only + <\n",
 			check: func(t *testing.T, _ *memStore, res any) {
+				t.Helper()
 				if n := res.(*View).Items[0]; len(n.Notes) != 2 || n.Notes[0].Text != "n1" || n.Notes[1].Text != "n2" {
 					t.Errorf("notes %v", n.Notes)
 				}
 			}},
 		{id: "case-108", start: F1, do: show(ShowOpts{Path: "/2"}), noWrite: true, out: "active=/1\n/1 root1\n/2 root2 + <\n",
 			check: func(t *testing.T, _ *memStore, res any) {
+				t.Helper()
 				if n := res.(*View).Items[1]; len(n.Notes) != 0 || n.Notes == nil {
 					t.Errorf("notes %#v", n.Notes)
 				}
 			}},
 		{id: "case-112", start: "r active", prep: func(d *Document) { d.Items[0].Notes = []Note{{Timestamp: "", Text: "x\n\ny"}} },
 			do: show(ShowOpts{}), noWrite: true, check: func(t *testing.T, _ *memStore, res any) {
+				t.Helper()
 				if n := res.(*View).Items[0]; len(n.Notes) != 1 || n.Notes[0] != (Note{"", "x\n\ny"}) {
 					t.Errorf("notes %#v", n.Notes)
 				}
@@ -559,6 +567,7 @@ func TestShowCases(t *testing.T) {
 			out: "active=/1\n/1  + <\n"},
 		{id: "show-notes-copied", start: "r active note=n1 note=n2", do: show(ShowOpts{}), noWrite: true,
 			check: func(t *testing.T, s *memStore, res any) {
+				t.Helper()
 				n := res.(*View).Items[0]
 				if len(n.Notes) != 2 || n.Notes[1].Text != "n2" {
 					t.Fatalf("notes %v", n.Notes)
@@ -609,6 +618,7 @@ func TestDeleteCases(t *testing.T) {
 			out: "deleted k2 /1/1 \"kid\" +0\nactive=/1\n/1 parent + <\n"},
 		{id: "case-129", start: F3, do: del(DeleteOpts{Path: "/1"}), tree: "(empty)",
 			out: "deleted k1 /1 \"only\" +0\n<nil>", check: func(t *testing.T, s *memStore, _ any) {
+				t.Helper()
 				if s.doc.Active != "" || len(s.doc.Items) != 0 {
 					t.Errorf("doc %+v", s.doc)
 				}
@@ -670,6 +680,7 @@ func TestCopyCases(t *testing.T) {
 		{id: "case-136", do: copyFrom(src, false), tree: "alpha\n  alpha-child ✓\nbeta\n",
 			out: "copied 3 s1>" + K1 + " s2>" + K2 + " s3>" + K3,
 			check: func(t *testing.T, s *memStore, _ any) {
+				t.Helper()
 				want := tree(src)
 				for i, it := range s.doc.Items {
 					w := want.Items[i]
@@ -693,6 +704,7 @@ func TestCopyCases(t *testing.T) {
 			s.Items[0].CreatedAt = nil
 			return eng.Copy(context.Background(), newMem(s), d)
 		}, tree: "x\n", check: func(t *testing.T, s *memStore, _ any) {
+			t.Helper()
 			if s.doc.Items[0].CreatedAt != nil {
 				t.Error("createdAt invented")
 			}

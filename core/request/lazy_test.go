@@ -38,6 +38,7 @@ func TestLazyVerbsAsWhole(t *testing.T) {
 }
 
 func lazyAsWhole(t *testing.T, seed int64, calls int) {
+	t.Helper()
 	dir := t.TempDir()
 	lazyPath, wholePath := filepath.Join(dir, "lazy.yaml"), filepath.Join(dir, "whole.yaml")
 	if err := os.WriteFile(lazyPath, codec.EncodeYAML(sampledoc.Doc(400, seed)), 0o644); err != nil {

@@ -102,6 +102,7 @@ func BenchmarkUpdate(b *testing.B) {
 }
 
 func benchUpdate(b *testing.B, n int, oneShot bool) {
+	b.Helper()
 	p := benchFile(b, n)
 	s, err := Open(context.Background(), p, Options{MapFiles: oneShot})
 	if err != nil {
@@ -134,6 +135,7 @@ func benchUpdate(b *testing.B, n int, oneShot bool) {
 
 // benchUpdateOnce is the write of BenchmarkUpdate: a push of a new item.
 func benchUpdateOnce(b *testing.B, s noggin.Store) {
+	b.Helper()
 	key := "bench-" + strconv.Itoa(rand.Int())
 	_, err := s.Update(context.Background(), planOf(func(d *noggin.Document) ([]noggin.Op, error) {
 		return []noggin.Op{

@@ -82,12 +82,14 @@ func TestCancelWhileWaitingForLock(t *testing.T) {
 
 // holdFileLock plants the lock of a live process (this one's parent).
 func holdFileLock(t *testing.T, _ noggin.Store, p string) func() {
+	t.Helper()
 	plantLock(t, p, pidFile(os.Getppid(), time.Now().UnixMilli()))
 	return func() { _ = os.RemoveAll(p + ".lock") }
 }
 
 // holdTurn takes the write turn as another writer of this process would.
 func holdTurn(t *testing.T, s noggin.Store, _ string) func() {
+	t.Helper()
 	fs := s.(*fileStore)
 	if err := fs.wmu.take(context.Background()); err != nil {
 		t.Fatal(err)

@@ -53,22 +53,32 @@ func (s *fileStore) update(ctx context.Context, w noggin.Write, hold *noggin.Rec
 		return nil, err
 	}
 	defer s.wmu.give()
-	// Our divergence: missing parent directories are created first.
-	if dir := path.Dir(filepath.ToSlash(s.name)); dir != "." && dir != "/" {
-		if _, err := s.fsy.Stat(dir); err != nil {
-			// Do not leave directories behind for a write that would fail
-			// anyway (the document of a missing directory is the empty one).
-			if doc != nil {
-				if _, err := noggin.Apply(doc, ops); err != nil {
-					return nil, err
-				}
-			}
-			if err := s.fsy.MkdirAll(dir, 0o777); err != nil {
-				return nil, s.writeErr(err)
-			}
-		}
+	if err := s.makeParents(doc, ops); err != nil {
+		return nil, err
 	}
 	return s.updateLocked(ctx, w, hold, doc, h, ops)
+}
+
+// makeParents creates the missing parent directories of the noggin (our
+// divergence), unless the write would fail anyway: then it leaves no
+// directory behind (the document of a missing directory is the empty one).
+func (s *fileStore) makeParents(doc *noggin.Document, ops []noggin.Op) error {
+	dir := path.Dir(filepath.ToSlash(s.name))
+	if dir == "." || dir == "/" {
+		return nil
+	}
+	if _, err := s.fsy.Stat(dir); err == nil {
+		return nil
+	}
+	if doc != nil {
+		if _, err := noggin.Apply(doc, ops); err != nil {
+			return err
+		}
+	}
+	if err := s.fsy.MkdirAll(dir, 0o777); err != nil {
+		return s.writeErr(err)
+	}
+	return nil
 }
 
 // planCached plans w on the cached document (refreshed first).

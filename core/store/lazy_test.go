@@ -93,9 +93,16 @@ func TestLoadLazyOnlyWhatThisBuildWrote(t *testing.T) {
 		change func(t *testing.T, p string)
 		o      Options
 	}{
-		{"no journal", func(t *testing.T, p string) { _ = os.Remove(p + historySuffix) }, Options{MapFiles: true}},
-		{"another length", func(t *testing.T, p string) { appendTo(t, p, "# more\n") }, Options{MapFiles: true}},
+		{"no journal", func(t *testing.T, p string) {
+			t.Helper()
+			_ = os.Remove(p + historySuffix)
+		}, Options{MapFiles: true}},
+		{"another length", func(t *testing.T, p string) {
+			t.Helper()
+			appendTo(t, p, "# more\n")
+		}, Options{MapFiles: true}},
 		{"the same length, another file", func(t *testing.T, p string) {
+			t.Helper()
 			data, _ := os.ReadFile(p)
 			if err := os.WriteFile(p, bytes.Replace(data, []byte("lazy-probe"), []byte("lazy-prObe"), 1), 0o644); err != nil {
 				t.Fatal(err)
@@ -137,6 +144,7 @@ func TestLoadLazyFileChanged(t *testing.T) {
 }
 
 func lazyFileChanged(t *testing.T, write bool) {
+	t.Helper()
 	for _, c := range []struct {
 		name   string
 		change func(p string) error

@@ -201,6 +201,7 @@ func TestCrashSafety(t *testing.T) {
 // crashLane kills a writer child at random moments, rounds times, checking
 // the file after each kill and after the next write.
 func crashLane(t *testing.T, rng *rand.Rand, rounds int) {
+	t.Helper()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "x.yaml")
 	var want []string // the keys as of the last check

@@ -24,6 +24,7 @@ import (
 // shortStale makes locks judged by the original's age rule stale after d
 // for the rest of the test.
 func shortStale(t *testing.T, d time.Duration) {
+	t.Helper()
 	old := staleAfter
 	staleAfter = d
 	t.Cleanup(func() { staleAfter = old })

@@ -84,7 +84,7 @@ func (m *memStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document
 	if err != nil {
 		return nil, err
 	}
-	h := m.history(doc)
+	h := m.history(ctx, doc)
 	ops, err := w.Plan(doc, h)
 	if err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func (m *memStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document
 		return nil, err
 	}
 	if fresh != doc {
-		h = m.history(fresh)
+		h = m.history(ctx, fresh)
 		if ops, err = w.Plan(fresh, h); err != nil {
 			return nil, err
 		}
@@ -140,8 +140,8 @@ func (m *memStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document
 }
 
 // history is the memory noggin's history as of doc.
-func (m *memStore) history(doc *noggin.Document) *noggin.History {
-	return noggin.NewHistory(func() (noggin.Journal, error) { return m.History(context.Background()) },
+func (m *memStore) history(ctx context.Context, doc *noggin.Document) *noggin.History {
+	return noggin.NewHistory(func() (noggin.Journal, error) { return m.History(ctx) },
 		func(like string) string {
 			st := m.state
 			st.mu.Lock()

@@ -168,23 +168,9 @@ func openInRoot(location, p string, o Options) (*fileStore, error) {
 	if err != nil {
 		return nil, noggin.Wrap(err)
 	}
-	var rel string
-	if filepath.IsAbs(p) {
-		rel, err = relInside(rootAbs, p)
-		if err != nil {
-			// The root itself may be reached through a symlink (/tmp on macOS).
-			if real, rerr := filepath.EvalSymlinks(rootAbs); rerr == nil {
-				rel, err = relInside(real, p)
-			}
-		}
-		if err != nil {
-			return nil, refusedError(location, "outside the root directory")
-		}
-	} else {
-		rel = filepath.Clean(p)
-		if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil, refusedError(location, "outside the root directory")
-		}
+	rel, ok := relToRoot(rootAbs, p)
+	if !ok {
+		return nil, refusedError(location, "outside the root directory")
 	}
 	root, err := os.OpenRoot(rootAbs)
 	if err != nil {
@@ -302,4 +288,21 @@ func (p pinned) Load(ctx context.Context) (*noggin.Document, error) {
 		return nil, err
 	}
 	return p.doc, nil
+}
+
+// relToRoot is p relative to the root directory rootAbs, or false when p
+// is outside it.
+func relToRoot(rootAbs, p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		rel := filepath.Clean(p)
+		return rel, rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	}
+	rel, err := relInside(rootAbs, p)
+	if err != nil {
+		// The root itself may be reached through a symlink (/tmp on macOS).
+		if real, rerr := filepath.EvalSymlinks(rootAbs); rerr == nil {
+			rel, err = relInside(real, p)
+		}
+	}
+	return rel, err == nil
 }

@@ -63,6 +63,7 @@ func TestIsForbidden(t *testing.T) {
 
 // coreDir is the core module's root (two levels above this package).
 func coreDir(t *testing.T) string {
+	t.Helper()
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
 		t.Fatal("runtime.Caller failed")

@@ -31,12 +31,14 @@ var benchCluster struct {
 // durable is the benchmarks' cluster, started on first use and stopped by
 // TestMain.
 func durable(b *testing.B) *pgtest.Cluster {
+	b.Helper()
 	benchCluster.once.Do(func() { benchCluster.shared = pgtest.StartShared(pgtest.Options{Durable: true}) })
 	return benchCluster.shared.Need(b)
 }
 
 // benchDB imports an n-item noggin as team.yaml into a fresh database.
 func benchDB(b *testing.B, n int) string {
+	b.Helper()
 	c := durable(b)
 	benchCluster.n++
 	dsn := c.NewDatabase(b, fmt.Sprintf("bench%d", benchCluster.n))
@@ -53,6 +55,7 @@ func benchDB(b *testing.B, n int) string {
 
 // benchFile writes an n-item noggin as team.yaml in a fresh directory.
 func benchFile(b *testing.B, n int) *store.Cache {
+	b.Helper()
 	dir := b.TempDir()
 	st, err := store.Open(context.Background(), filepath.Join(dir, "team.yaml"), store.Options{})
 	if err != nil {
@@ -72,6 +75,7 @@ func writeYAML(path string, n int) error {
 // timed runs f b.N times, each followed by the untimed after, and reports
 // the percentiles of f's durations.
 func timed(b *testing.B, f func(i int), after func()) {
+	b.Helper()
 	ds := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -89,6 +93,7 @@ func timed(b *testing.B, f func(i int), after func()) {
 }
 
 func mustOK(b *testing.B, r *request.Runner, verb string, args map[string]any) {
+	b.Helper()
 	env := r.RunCall(context.Background(), verb, args).Envelope
 	if !env.OK() {
 		b.Fatalf("%s: %v", verb, env.Err)

@@ -112,7 +112,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	db := &DB{pool: pool, byName: map[string]*nogginStore{}, byID: map[int64]*nogginStore{},
 		stopListen: cancel, listenDone: make(chan struct{})}
-	go db.listen(lctx, cfg.ConnConfig) //nolint:gosec // lctx is derived from ctx without its cancellation: the listener lives until Close
+	go db.listen(lctx, cfg.ConnConfig) // lctx: ctx without its cancellation, as the listener lives until Close
 	return db, nil
 }
 
@@ -209,7 +209,7 @@ func (db *DB) listen(ctx context.Context, cfg *pgx.ConnConfig) {
 			}
 		}
 		if conn != nil {
-			_ = conn.Close(context.Background())
+			_ = conn.Close(context.WithoutCancel(ctx)) // ctx may be done: close anyway
 		}
 		select {
 		case <-ctx.Done():

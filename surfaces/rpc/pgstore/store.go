@@ -536,6 +536,7 @@ func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Docu
 			keys = append(keys, op.Key)
 		case noggin.OpSet, noggin.OpNote, noggin.OpUnnote:
 			keys = append(keys, op.Key)
+		case noggin.OpSetActive: // the document's row, not an item's
 		}
 	}
 	slices.Sort(keys)

@@ -160,6 +160,7 @@ func TestErrorCodes(t *testing.T) {
 		{
 			name: "invalid-document", verb: "show", loc: "bad.yaml",
 			setup: func(t *testing.T, dir string) {
+				t.Helper()
 				writeFile(t, filepath.Join(dir, "bad.yaml"), "schemaVersion: 1\nitems: {{{\n")
 			},
 			rpc: func(c nogginv1connect.NogginServiceClient) error {
@@ -171,6 +172,7 @@ func TestErrorCodes(t *testing.T) {
 		{
 			name: "unsupported-schema", verb: "where", loc: "v2.yaml",
 			setup: func(t *testing.T, dir string) {
+				t.Helper()
 				writeFile(t, filepath.Join(dir, "v2.yaml"), "schemaVersion: 2\nactive: null\nitems: []\n")
 			},
 			rpc: func(c nogginv1connect.NogginServiceClient) error {
@@ -206,6 +208,7 @@ func TestErrorCodes(t *testing.T) {
 		{
 			name: "lock-timeout", verb: "push", loc: "locked.yaml",
 			setup: func(t *testing.T, dir string) {
+				t.Helper()
 				lock := filepath.Join(dir, "locked.yaml.lock")
 				if err := os.Mkdir(lock, 0o755); err != nil {
 					t.Fatal(err)

@@ -113,6 +113,7 @@ func (s *testServer) client(t testing.TB, protocol string, extra ...client.Optio
 func bg() context.Context { return context.Background() }
 
 func ctxT(t testing.TB) context.Context {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx

@@ -136,6 +136,7 @@ func BenchmarkRPC(b *testing.B) {
 }
 
 func benchVerb(b *testing.B, verb string, n int) {
+	b.Helper()
 	ts := startServer(b, "")
 	name := fmt.Sprintf("gen-%d.yaml", n)
 	doc := sampledoc.Doc(n, 1)

@@ -358,7 +358,7 @@ func (s *service) Snapshot(ctx context.Context, req *connect.Request[nogginv1.Sn
 	if err != nil {
 		return nil, toConnectError("snapshot", err)
 	}
-	return connect.NewResponse(&nogginv1.SnapshotResponse{Document: s.shows.document(st, doc)}), nil
+	return connect.NewResponse(&nogginv1.SnapshotResponse{Document: s.shows.document(ctx, st, doc)}), nil
 }
 
 func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.WatchRequest], stream *connect.ServerStream[nogginv1.WatchResponse]) error {
@@ -386,7 +386,7 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 	if err != nil {
 		return toConnectError("watch", err)
 	}
-	if err := stream.Send(&nogginv1.WatchResponse{Initial: true, Document: s.shows.document(st, doc)}); err != nil {
+	if err := stream.Send(&nogginv1.WatchResponse{Initial: true, Document: s.shows.document(ctx, st, doc)}); err != nil {
 		return err
 	}
 	// A stream that the server ends (shutdown) ends unavailable: the
@@ -411,7 +411,7 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 					continue
 				}
 				msg.Changes = convert.ChangesToProto(ev.Changes)
-				msg.Document = s.shows.document(st, ev.Doc)
+				msg.Document = s.shows.document(ctx, st, ev.Doc)
 			}
 			if err := stream.Send(msg); err != nil {
 				return err

@@ -64,7 +64,7 @@ func (c *showCache) put(st noggin.Store, doc *noggin.Document, k showKey, v *nog
 
 // document returns the snapshot message of doc, converting it once per
 // document (Snapshot calls and every watcher of one event share it).
-func (c *showCache) document(st noggin.Store, doc *noggin.Document) *nogginv1.Document {
+func (c *showCache) document(ctx context.Context, st noggin.Store, doc *noggin.Document) *nogginv1.Document {
 	c.mu.Lock()
 	var cached *nogginv1.Document
 	if e := c.entries[st]; e != nil && e.doc == doc {
@@ -84,7 +84,7 @@ func (c *showCache) document(st noggin.Store, doc *noggin.Document) *nogginv1.Do
 	if e == nil || e.doc != doc {
 		// Only move the entry forward: a lagging watcher's older document
 		// must not evict the current one.
-		cur, err := st.Load(context.Background()) // the cache's own look, not the caller's
+		cur, err := st.Load(ctx)
 		if err != nil || cur != doc {
 			return p
 		}

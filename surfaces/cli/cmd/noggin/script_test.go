@@ -176,6 +176,7 @@ type run struct {
 }
 
 func runScript(t *testing.T, path string) {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

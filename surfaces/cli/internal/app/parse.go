@@ -106,6 +106,7 @@ func Parse(argv []string) (*Args, *ParseError) {
 			if i < len(argv) && !strings.HasPrefix(argv[i], "--") && LooksLikePath(argv[i]) {
 				i++
 			}
+		case boolFlag: // takes no value
 		}
 	}
 	rest := argv

@@ -146,9 +146,10 @@ func Main(ctx context.Context, env Env) int {
 		env.Ready(ln.Addr().String())
 	}
 	srv := server.NewHTTPServer(h, log)
-	go func() { //nolint:gosec // the shutdown deadline starts when ctx is done, so it cannot derive from ctx
+	go func() {
 		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		// The shutdown deadline starts when ctx is done: not ctx's cancellation.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(sctx)
 	}()

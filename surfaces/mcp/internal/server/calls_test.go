@@ -182,10 +182,16 @@ var callCases = []callCase{
 
 	// noggin_copy
 	{name: "copy", fixture: "F1", tool: "noggin_copy", args: `{"from": "$N", "to": "$D/dest.yaml"}`,
-		check: func(t *testing.T, file string) { mustExist(t, filepath.Join(filepath.Dir(file), "dest.yaml")) }},
+		check: func(t *testing.T, file string) {
+			t.Helper()
+			mustExist(t, filepath.Join(filepath.Dir(file), "dest.yaml"))
+		}},
 	{name: "copy-same", fixture: "F5", tool: "noggin_copy", args: `{"from": "$N", "to": " $N "}`},
 	{name: "copy-empty-source", fixture: "F0", tool: "noggin_copy", args: `{"from": "$N", "to": "$D/dest.yaml"}`,
-		check: func(t *testing.T, file string) { mustNotExist(t, filepath.Join(filepath.Dir(file), "dest.yaml")) }},
+		check: func(t *testing.T, file string) {
+			t.Helper()
+			mustNotExist(t, filepath.Join(filepath.Dir(file), "dest.yaml"))
+		}},
 	{name: "copy-to-missing", fixture: "F1", tool: "noggin_copy", args: `{"from": "$N"}`}, // 216
 	{name: "copy-from-missing", fixture: "F1", tool: "noggin_copy", args: `{"to": "$N"}`},
 	{name: "copy-from-number", fixture: "F1", tool: "noggin_copy", args: `{"from": 5, "to": "$N"}`},
@@ -213,6 +219,7 @@ var callCases = []callCase{
 	{name: "err-unsupported-schema", fixture: "SCHEMA", tool: "noggin_show", args: `{"noggin": "$N"}`},
 	{name: "err-lock-timeout", fixture: "F1", tool: "noggin_push", args: `{"noggin": "$N", "title": "x"}`,
 		setup: func(t *testing.T, dir string) {
+			t.Helper()
 			lock := filepath.Join(dir, "n.yaml.lock")
 			if err := os.Mkdir(lock, 0o755); err != nil {
 				t.Fatal(err)

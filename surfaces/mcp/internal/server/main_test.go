@@ -116,6 +116,7 @@ func connect(t testing.TB, h *Handler) *mcp.ClientSession {
 
 // newSession is connect on a fresh handler with the test engine.
 func newSession(t testing.TB, o store.Options) *mcp.ClientSession {
+	t.Helper()
 	return connect(t, NewHandler(Config{Engine: testEngine(t), Store: o}))
 }
 

@@ -19,6 +19,7 @@ import (
 
 // shortTimeouts makes the HTTP server's timeouts short for one test.
 func shortTimeouts(t *testing.T) {
+	t.Helper()
 	old := timeouts
 	timeouts.header, timeouts.read, timeouts.write = 200*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
 	t.Cleanup(func() { timeouts = old })

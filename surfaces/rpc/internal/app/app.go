@@ -376,7 +376,7 @@ func serve(ctx context.Context, ln net.Listener, srv *server.Server, certs *cert
 	case <-ctx.Done():
 	}
 	srv.Close()
-	sctx, cancel := context.WithTimeout(context.Background(), t.grace)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), t.grace) // the grace starts now
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
 		return err
