@@ -919,7 +919,7 @@ func hexVal(s string) (rune, bool) {
 	return r, true
 }
 
-func (p *fastParser) doubleQuoted(v string) string {
+func (p *fastParser) doubleQuoted(v string) string { //nolint:gocyclo // one scanner over the escapes of js-yaml's double-quoted scalar
 	// fast case: no escapes
 	j := strings.IndexAny(v[1:], "\"\\")
 	if j < 0 {
@@ -1029,7 +1029,7 @@ func (p *fastParser) doubleQuoted(v string) string {
 // for a mapping with keys at column n, following js-yaml's readBlockScalar.
 // The first pass finds and validates the lines, the second writes the value
 // into the arena.
-func (p *fastParser) block(h string, n int) string {
+func (p *fastParser) block(h string, n int) string { //nolint:gocyclo // js-yaml's readBlockScalar, step for step
 	folding := h[0] == '>'
 	const (
 		clip = iota

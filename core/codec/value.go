@@ -244,7 +244,7 @@ func yamlFloatValue(s string) string {
 }
 
 // isTimestamp reports whether js-yaml's timestamp type resolves s.
-func isTimestamp(s string) bool {
+func isTimestamp(s string) bool { //nolint:gocyclo // js-yaml's timestamp pattern spelled out by hand: it runs on every string the writer writes
 	n := len(s)
 	d := func(i int) bool { return i < n && isDec(s[i]) }
 	// YYYY-MM-DD exactly

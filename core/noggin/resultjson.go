@@ -455,26 +455,8 @@ func AppendValue(w *jsonw.Writer, v any, depth int) {
 		}
 	case bool:
 		w.Bool(x)
-	case int:
-		w.Int(x)
-	case int8:
-		w.B = strconv.AppendInt(w.B, int64(x), 10)
-	case int16:
-		w.B = strconv.AppendInt(w.B, int64(x), 10)
-	case int32:
-		w.B = strconv.AppendInt(w.B, int64(x), 10)
-	case int64:
-		w.B = strconv.AppendInt(w.B, x, 10)
-	case uint:
-		w.B = strconv.AppendUint(w.B, uint64(x), 10)
-	case uint8:
-		w.B = strconv.AppendUint(w.B, uint64(x), 10)
-	case uint16:
-		w.B = strconv.AppendUint(w.B, uint64(x), 10)
-	case uint32:
-		w.B = strconv.AppendUint(w.B, uint64(x), 10)
-	case uint64:
-		w.B = strconv.AppendUint(w.B, x, 10)
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		w.B = appendInteger(w.B, x)
 	case float32:
 		w.Float(float64(x))
 	case float64:
@@ -526,4 +508,31 @@ func AppendValue(w *jsonw.Writer, v any, depth int) {
 	default:
 		w.Str(fmt.Sprint(x))
 	}
+}
+
+// appendInteger appends an integer of any Go integer type.
+func appendInteger(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case int:
+		return strconv.AppendInt(b, int64(x), 10)
+	case int8:
+		return strconv.AppendInt(b, int64(x), 10)
+	case int16:
+		return strconv.AppendInt(b, int64(x), 10)
+	case int32:
+		return strconv.AppendInt(b, int64(x), 10)
+	case int64:
+		return strconv.AppendInt(b, x, 10)
+	case uint:
+		return strconv.AppendUint(b, uint64(x), 10)
+	case uint8:
+		return strconv.AppendUint(b, uint64(x), 10)
+	case uint16:
+		return strconv.AppendUint(b, uint64(x), 10)
+	case uint32:
+		return strconv.AppendUint(b, uint64(x), 10)
+	case uint64:
+		return strconv.AppendUint(b, x, 10)
+	}
+	return b
 }

@@ -122,82 +122,30 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 		s.observe("lock-wait", time.Since(start))
 		defer func() { s.observe("write", time.Since(start)) }()
 	}
-
-	// Re-read under the lock: the ops apply to the file as it is now.
-	st, err := s.stat()
+	st, statErr, err := s.lockedStat()
 	if err != nil {
-		if e := s.refused(err); e != nil {
-			return nil, e
-		}
+		return nil, err
 	}
-	// A noggin its user may not write is left alone, even where the
-	// directory would let a rename replace it.
-	if st.exists {
-		if werr := writable(hostPath(s.fsy, s.name)); werr != nil && !notExist(werr) {
-			return nil, noggin.NewError(noggin.CodeReadOnly, noggin.F("path", s.shown), noggin.F("detail", osMessage(&os.PathError{Op: "access", Path: s.shown, Err: werr}, "")))
-		}
-	}
-	s.mu.Lock()
-	fresh, loaded, src, digest, lazy := s.doc, s.loaded, s.src, s.digest, s.lazy
-	var raw []byte
-	if loaded && s.mapFiles {
-		raw = s.cachedRawLocked()
-	}
-	// A mapping shows the file's current bytes, not those the document was
-	// read from: comparing it with the file proves nothing. The stamp
-	// decides: the same file (inode, size, times) is unchanged.
-	mapped := s.mapped
-	same := loaded && mapped && err == nil && st == s.st
-	s.mu.Unlock()
-	rawMapped := mapped // raw maps the file (changes if the file is read again)
-	// last: a long-lived store's file as it last wrote it, for the write
-	// to copy the unchanged items from.
-	var last []byte
-	lastMapped := false
+	c, err := s.current(st, statErr)
 	defer func() {
-		if lastMapped {
-			unmapFile(last)
+		if c.lastMapped {
+			unmapFile(c.last)
 		}
 	}()
-	switch {
-	case loaded && !mapped && s.mapFiles:
-		same = s.sameFile(raw, &s.wscratch)
-	case loaded && !s.mapFiles:
-		keep := !s.jsonFile && digest == s.itemsDigest
-		last, lastMapped, same = s.fileHolds(digest, keep, &s.wscratch)
+	if err != nil {
+		return nil, err
 	}
-	if !same {
-		f, err := s.load()
-		if err != nil {
-			return nil, err
-		}
-		lazy = false
-		raw, rawMapped, fresh, src = f.raw, f.mapped, f.doc, f.src
-		digest = f.digest // of raw in a one-shot store: worked out by replaceLocked
-	}
-	if fresh != doc { // the file changed since the first plan: plan again
-		freshRaw, freshMapped, freshDigest := raw, rawMapped, digest
-		h = noggin.NewHistory(s.readHistory, func(like string) string {
-			if !s.mapFiles { // a long-lived store keeps the digest, not the bytes
-				return s.digestFile(freshDigest, like, &s.wscratch)
-			}
-			return s.digestRaw(freshRaw, freshMapped, like)
-		})
-		if hold != nil {
-			if err := s.recorded(hold.ID, h.DigestLike); err != nil {
-				return nil, err
-			}
-		}
-		if ops, err = w.Plan(fresh, h); err != nil {
+	if c.doc != doc { // the file changed since the first plan: plan again
+		if h, ops, err = s.replan(w, hold, c); err != nil {
 			return nil, err
 		}
 	}
 	if len(ops) == 0 {
 		s.mu.Lock()
-		s.lazy = lazy
-		s.replaceLocked(fresh, raw, digest, st, time.Now())
+		s.lazy = c.lazy
+		s.replaceLocked(c.doc, c.raw, c.digest, st, time.Now())
 		s.mu.Unlock()
-		return fresh, nil
+		return c.doc, nil
 	}
 	// The file's digest, the journal entry's before: a one-shot process
 	// works it out from the file's bytes, on another goroutine while it
@@ -209,7 +157,7 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 		before = sync.OnceValue(func() string { return <-digest })
 		defer before() // on every return: the digest reads the mapping
 	}
-	next, err := noggin.Apply(fresh, ops)
+	next, err := noggin.Apply(c.doc, ops)
 	if err != nil {
 		return nil, err
 	}
@@ -218,29 +166,8 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 		return nil, err
 	}
 	s.removeStaleTemps()
-	entry, jerr := noggin.NewEntry(w, h, fresh, ops)
-	// The journal is read before the write when the write may copy the
-	// unchanged items' bytes from the file: only if the file is what the
-	// last journalled write left (its digest is that write's after), which
-	// this encoder wrote, are those bytes their encoding. A file of another
-	// length than that write's is never copied from; otherwise the copy is
-	// made while the digest is worked out, and kept only if they match.
-	var journal *journalEnds
-	var trusted func() bool
-	if src != nil && jerr == nil {
-		ends, rerr := readJournalEnds(s.fsy, s.name+historySuffix)
-		if rerr == nil {
-			journal = &ends
-		}
-		want := lastAfter(ends.tail)
-		if n, _, ok := lengthAndCRC32(want); rerr == nil && ok && n == int64(src.Len()) {
-			trusted = func() bool { return before() == want }
-		} else {
-			src = nil
-		}
-	} else {
-		src = nil
-	}
+	entry, jerr := noggin.NewEntry(w, h, c.doc, ops)
+	src, trusted, journal := s.copySource(c.src, jerr == nil, before)
 	s.itemsDigest = ""
 	// The journal entry is appended just before the rename, so that a
 	// write that happened always has its entry (a request id recorded
@@ -266,8 +193,8 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 		}
 		return nil
 	}
-	after, err := s.writeAtomic(next, src, trusted, last, lastMapped, st, lk, commit)
-	lastMapped = false // writeAtomic unmapped it
+	after, err := s.writeAtomic(next, src, trusted, c.last, c.lastMapped, st, lk, commit)
+	c.lastMapped = false // writeAtomic unmapped it
 	if err != nil {
 		if entry.After != "" { // appended: take the entry back
 			dropLastEntry(s.fsy, s.name+historySuffix, entry.Before, entry.After)
@@ -281,11 +208,122 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 	st, _ = s.stat()
 	s.mu.Lock()
 	s.failErr = nil
-	s.lazy = lazy
+	s.lazy = c.lazy
 	s.replaceLocked(next, nil, after, st, time.Now())
 	s.rawDoc = s.mapFiles // the file is encode(next), rebuilt on demand
 	s.mu.Unlock()
 	return next, nil
+}
+
+// lockedStat stats the file under the lock (statErr: it could not be
+// stat'ed) and refuses a noggin its user may not write, even where the
+// directory would let a rename replace it.
+func (s *fileStore) lockedStat() (st stamp, statErr, err error) {
+	st, statErr = s.stat()
+	if statErr != nil {
+		if e := s.refused(statErr); e != nil {
+			return st, statErr, e
+		}
+	}
+	if st.exists {
+		if werr := writable(hostPath(s.fsy, s.name)); werr != nil && !notExist(werr) {
+			return st, statErr, noggin.NewError(noggin.CodeReadOnly, noggin.F("path", s.shown), noggin.F("detail", osMessage(&os.PathError{Op: "access", Path: s.shown, Err: werr}, "")))
+		}
+	}
+	return st, statErr, nil
+}
+
+// current is the noggin as a write finds it under the lock.
+type current struct {
+	doc       *noggin.Document
+	raw       []byte // the file's bytes in a one-shot store
+	rawMapped bool   // raw maps the file (changes if the file is read again)
+	digest    string
+	lazy      bool // doc is a lazy read's
+	src       *codec.Source
+	// last: a long-lived store's file as it last wrote it, for the write
+	// to copy the unchanged items from (mapped: unmap it when done).
+	last       []byte
+	lastMapped bool
+}
+
+// current re-reads the file under the lock, unless the cached document is
+// still the file's (its stamp st, or its bytes, say so): the ops apply to
+// the file as it is now.
+func (s *fileStore) current(st stamp, statErr error) (current, error) {
+	s.mu.Lock()
+	c := current{doc: s.doc, src: s.src, digest: s.digest, lazy: s.lazy}
+	loaded := s.loaded
+	if loaded && s.mapFiles {
+		c.raw = s.cachedRawLocked()
+	}
+	// A mapping shows the file's current bytes, not those the document was
+	// read from: comparing it with the file proves nothing. The stamp
+	// decides: the same file (inode, size, times) is unchanged.
+	mapped := s.mapped
+	same := loaded && mapped && statErr == nil && st == s.st
+	s.mu.Unlock()
+	c.rawMapped = mapped
+	switch {
+	case loaded && !mapped && s.mapFiles:
+		same = s.sameFile(c.raw, &s.wscratch)
+	case loaded && !s.mapFiles:
+		keep := !s.jsonFile && c.digest == s.itemsDigest
+		c.last, c.lastMapped, same = s.fileHolds(c.digest, keep, &s.wscratch)
+	}
+	if same {
+		return c, nil
+	}
+	f, err := s.load()
+	if err != nil {
+		return c, err
+	}
+	c.lazy = false
+	c.raw, c.rawMapped, c.doc, c.src = f.raw, f.mapped, f.doc, f.src
+	c.digest = f.digest // of raw in a one-shot store: worked out by replaceLocked
+	return c, nil
+}
+
+// replan plans w again on the file as the write found it (c), with its
+// history; a request already recorded answers instead (hold).
+func (s *fileStore) replan(w noggin.Write, hold *noggin.Receipt, c current) (*noggin.History, []noggin.Op, error) {
+	h := noggin.NewHistory(s.readHistory, func(like string) string {
+		if !s.mapFiles { // a long-lived store keeps the digest, not the bytes
+			return s.digestFile(c.digest, like, &s.wscratch)
+		}
+		return s.digestRaw(c.raw, c.rawMapped, like)
+	})
+	if hold != nil {
+		if err := s.recorded(hold.ID, h.DigestLike); err != nil {
+			return nil, nil, err
+		}
+	}
+	ops, err := w.Plan(c.doc, h)
+	return h, ops, err
+}
+
+// copySource decides whether the write may copy the unchanged items'
+// bytes from src, the file read: only if the file is what the last
+// journalled write left (its digest is that write's after), which this
+// encoder wrote, are those bytes their encoding. A file of another length
+// than that write's is never copied from; otherwise the copy is made while
+// the digest (before) is worked out, and kept only if they match
+// (trusted). The journal's ends, read for it, serve the append (journaled:
+// the write has an entry).
+func (s *fileStore) copySource(src *codec.Source, journaled bool, before func() string) (*codec.Source, func() bool, *journalEnds) {
+	if src == nil || !journaled {
+		return nil, nil, nil
+	}
+	ends, rerr := readJournalEnds(s.fsy, s.name+historySuffix)
+	var journal *journalEnds
+	if rerr == nil {
+		journal = &ends
+	}
+	want := lastAfter(ends.tail)
+	if n, _, ok := lengthAndCRC32(want); rerr == nil && ok && n == int64(src.Len()) {
+		return src, func() bool { return before() == want }, journal
+	}
+	return nil, nil, journal
 }
 
 func (s *fileStore) writeErr(err error) error {
@@ -328,20 +366,41 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 			_ = s.fsy.Remove(tmp)
 		}
 	}()
-	if err = keepMode(f, st); err != nil {
-		_ = f.Close()
+	if err = keepMode(f, st); err == nil {
+		err = s.encodeInto(f, doc, src, trusted, last, lastMapped, st)
+	}
+	if lastMapped {
+		unmapFile(last)
+	}
+	if err == nil {
+		digest, err = syncDigest(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return "", err
 	}
-	copied := src != nil || last != nil
+	if err = s.replaceWith(tmp, digest, lk, commit); err != nil {
+		return "", err
+	}
+	return digest, nil
+}
+
+// encodeInto writes doc into f, the new file: copying the unchanged items
+// from src or last when that copy is sound (see writeAtomic), else
+// encoding every item.
+func (s *fileStore) encodeInto(f *os.File, doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp) (err error) {
 	switch {
 	case s.jsonFile:
-		err = codec.WriteJSON(f, doc)
+		return codec.WriteJSON(f, doc)
 	case src != nil && guard(func() {
 		if beforeSplice != nil {
 			beforeSplice()
 		}
 		err = codec.WriteYAMLFrom(f, doc, src)
 	}) && s.unchanged(st) && trusted():
+		return err
 	case !s.mapFiles && guard(func() {
 		if beforeSplice != nil && last != nil {
 			beforeSplice()
@@ -352,60 +411,55 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 		}
 		err = s.items.WriteYAML(f, doc, last, release)
 	}) && (last == nil || s.unchanged(st)):
-	default:
-		if copied { // the copy was not sound: start again, encoding all
-			if _, err = f.Seek(0, io.SeekStart); err == nil {
-				err = f.Truncate(0)
-			}
-			if err != nil {
-				break
-			}
+		return err
+	}
+	if src != nil || last != nil { // the copy was not sound: start again, encoding all
+		if _, err = f.Seek(0, io.SeekStart); err == nil {
+			err = f.Truncate(0)
 		}
-		if s.mapFiles {
-			if err = decodeAll(doc); err != nil { // a lazy read's items, to encode
-				break
-			}
-			err = codec.WriteYAML(f, doc)
-		} else {
-			err = s.items.WriteYAML(f, doc, nil, nil)
+		if err != nil {
+			return err
 		}
 	}
-	if lastMapped {
-		unmapFile(last)
+	if !s.mapFiles {
+		return s.items.WriteYAML(f, doc, nil, nil)
 	}
+	if err = decodeAll(doc); err != nil { // a lazy read's items, to encode
+		return err
+	}
+	return codec.WriteYAML(f, doc)
+}
+
+// syncDigest syncs f, just written, and returns the digest of its bytes,
+// read back on another goroutine while the sync waits for the disk.
+func syncDigest(f *os.File) (string, error) {
+	sums := make(chan digestOrErr, 1)
+	go func() {
+		d, err := digestWritten(f)
+		sums <- digestOrErr{d, err}
+	}()
+	err := f.Sync()
+	got := <-sums
 	if err == nil {
-		// The digest of what was written is read back from the file while
-		// it is synced, on the core the sync leaves idle: hashing 4 MB
-		// takes about 1 ms, a sync of them 3 ms or more.
-		sums := make(chan digestOrErr, 1)
-		go func() {
-			d, err := digestWritten(f)
-			sums <- digestOrErr{d, err}
-		}()
-		err = f.Sync()
-		got := <-sums
-		digest = got.digest
-		if err == nil {
-			err = got.err
-		}
+		err = got.err
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", err
-	}
+	return got.digest, err
+}
+
+// replaceWith commits the write (its journal entry) and renames tmp over
+// the file, unless the lock was taken from us meanwhile (the fence: the
+// original takes one older than 30 s), then syncs the directory.
+func (s *fileStore) replaceWith(tmp, digest string, lk *lock, commit func(digest string) error) error {
 	if beforeRename != nil {
 		beforeRename()
 	}
-	if err = commit(digest); err != nil {
-		return "", err
+	if err := commit(digest); err != nil {
+		return err
 	}
-	// The fence: a lock taken from us meanwhile (the original takes one
-	// older than 30 s) means another writer may have written since.
 	if lk.ours() != nil {
-		return "", noggin.NewError(noggin.CodeLockLost, noggin.F("path", s.shown))
+		return noggin.NewError(noggin.CodeLockLost, noggin.F("path", s.shown))
 	}
+	var err error
 	for attempt := 1; ; attempt++ {
 		err = s.fsy.Rename(tmp, s.name)
 		if err == nil || attempt == 6 || !(errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EACCES)) {
@@ -414,13 +468,13 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 		time.Sleep(time.Duration(5+rand.IntN(15)) * time.Millisecond) //nolint:gosec // retry jitter, not a secret
 	}
 	if err != nil {
-		return "", err
+		return err
 	}
 	if d, derr := s.fsy.Open(s.dir()); derr == nil {
 		_ = d.Sync()
 		_ = d.Close()
 	}
-	return digest, nil
+	return nil
 }
 
 // previousSuffix names the file an earlier build kept beside the noggin

@@ -523,8 +523,43 @@ func afterDigest(h *noggin.History, id, seq int64) string {
 // items the ops name. It returns the positions it gave to added and moved
 // items.
 func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Document, ops []noggin.Op) map[string]string {
-	var keys []string
-	moved := map[string]bool{}
+	keys, moved := touched(ops)
+	bi, ai := locate(before, keys), locate(out, keys)
+	positions := s.newPositions(out, keys, bi, ai, moved)
+	var removed []string
+	for _, k := range keys {
+		a, inOut := ai[k]
+		bIdx, inBefore := bi[k]
+		switch {
+		case !inOut && inBefore:
+			removed = append(removed, k)
+		case inOut && !inBefore:
+			queueInsert(b, id, out.Items[a], positions[k])
+		case inOut:
+			p, newPos := positions[k]
+			if !newPos {
+				p = s.pos[k]
+			}
+			queueChanged(b, id, k, out.Items[a], before.Items[bIdx], p, newPos)
+		}
+	}
+	if len(removed) > 0 {
+		// First: a position given now may be one a removed item held.
+		rm := &pgx.Batch{}
+		keys := make([][]byte, len(removed))
+		for i, k := range removed {
+			keys[i] = []byte(k)
+		}
+		rm.Queue(`DELETE FROM items WHERE noggin = $1 AND key = ANY($2)`, id, keys)
+		b.QueuedQueries = append(rm.QueuedQueries, b.QueuedQueries...)
+	}
+	return positions
+}
+
+// touched lists the keys of the items ops add, remove or change (sorted,
+// once each), and the moved ones.
+func touched(ops []noggin.Op) (keys []string, moved map[string]bool) {
+	moved = map[string]bool{}
 	for _, op := range ops {
 		switch op.Type {
 		case noggin.OpAdd:
@@ -540,10 +575,12 @@ func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Docu
 		}
 	}
 	slices.Sort(keys)
-	keys = slices.Compact(keys)
-	bi, ai := locate(before, keys), locate(out, keys)
+	return slices.Compact(keys), moved
+}
 
-	// Positions: added and moved items, run by run of neighbours in out.
+// newPositions gives the added and moved items their positions, run by run
+// of neighbours in out.
+func (s *nogginStore) newPositions(out *noggin.Document, keys []string, bi, ai map[string]int, moved map[string]bool) map[string]string {
 	var need []int
 	for _, k := range keys {
 		if a, ok := ai[k]; ok {
@@ -571,51 +608,28 @@ func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Docu
 		}
 		i = j + 1
 	}
-
-	var removed []string
-	for _, k := range keys {
-		a, inOut := ai[k]
-		bIdx, inBefore := bi[k]
-		switch {
-		case !inOut && inBefore:
-			removed = append(removed, k)
-		case inOut && !inBefore:
-			queueInsert(b, id, out.Items[a], positions[k])
-		case inOut:
-			na, nb := out.Items[a], before.Items[bIdx]
-			p, newPos := positions[k]
-			if !newPos {
-				p = s.pos[k]
-			}
-			if newPos || na.Title != nb.Title || na.Done != nb.Done || na.ParentKey != nb.ParentKey {
-				b.Queue(`UPDATE items SET pos = $3, parent_key = $4, title = $5, done = $6 WHERE noggin = $1 AND key = $2`,
-					id, []byte(k), p, nullable(na.ParentKey), []byte(na.Title), na.Done)
-			}
-			// Notes change at the end (note, unnote); from the first one
-			// that differs, the rows are replaced.
-			same := 0
-			for same < len(na.Notes) && same < len(nb.Notes) && na.Notes[same] == nb.Notes[same] {
-				same++
-			}
-			if same < len(nb.Notes) {
-				b.Queue(`DELETE FROM notes WHERE noggin = $1 AND key = $2 AND seq >= $3`, id, []byte(k), same)
-			}
-			for i := same; i < len(na.Notes); i++ {
-				queueNote(b, id, k, i, na.Notes[i])
-			}
-		}
-	}
-	if len(removed) > 0 {
-		// First: a position given now may be one a removed item held.
-		rm := &pgx.Batch{}
-		keys := make([][]byte, len(removed))
-		for i, k := range removed {
-			keys[i] = []byte(k)
-		}
-		rm.Queue(`DELETE FROM items WHERE noggin = $1 AND key = ANY($2)`, id, keys)
-		b.QueuedQueries = append(rm.QueuedQueries, b.QueuedQueries...)
-	}
 	return positions
+}
+
+// queueChanged queues the update of an item that is in both documents (na
+// now, nb before) at position p (newPos: a new one).
+func queueChanged(b *pgx.Batch, id int64, k string, na, nb *noggin.Item, p string, newPos bool) {
+	if newPos || na.Title != nb.Title || na.Done != nb.Done || na.ParentKey != nb.ParentKey {
+		b.Queue(`UPDATE items SET pos = $3, parent_key = $4, title = $5, done = $6 WHERE noggin = $1 AND key = $2`,
+			id, []byte(k), p, nullable(na.ParentKey), []byte(na.Title), na.Done)
+	}
+	// Notes change at the end (note, unnote); from the first one that
+	// differs, the rows are replaced.
+	same := 0
+	for same < len(na.Notes) && same < len(nb.Notes) && na.Notes[same] == nb.Notes[same] {
+		same++
+	}
+	if same < len(nb.Notes) {
+		b.Queue(`DELETE FROM notes WHERE noggin = $1 AND key = $2 AND seq >= $3`, id, []byte(k), same)
+	}
+	for i := same; i < len(na.Notes); i++ {
+		queueNote(b, id, k, i, na.Notes[i])
+	}
 }
 
 func queueInsert(b *pgx.Batch, id int64, it *noggin.Item, pos string) {

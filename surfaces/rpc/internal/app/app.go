@@ -33,6 +33,7 @@ import (
 	"github.com/noggin-go/noggin/core/buildinfo"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
+	"github.com/noggin-go/noggin/surfaces/rpc/pgstore"
 	"github.com/noggin-go/noggin/surfaces/rpc/server"
 )
 
@@ -109,6 +110,11 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "noggin-rpc: unknown command: %s (try 'help')\n", args[0])
 		return 2
 	}
+	return serveMain(ctx, args, getenv, stdout, stderr)
+}
+
+// serveMain runs `noggin-rpc serve` (args[0]) until ctx is done.
+func serveMain(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {} // --help prints it on stdout; an error says where to look
@@ -142,28 +148,15 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 2
 	}
-	switch {
-	case *token != "" && *tokenFile != "":
-		fmt.Fprintf(stderr, "noggin-rpc: --token and --token-file exclude each other\n")
-		return 2
-	case *token != "":
+	if *token != "" && *tokenFile == "" {
 		fmt.Fprintf(stderr, "noggin-rpc: warning: --token shows the token to every local user (ps, /proc); use --token-file or $NOGGIN_RPC_TOKEN\n")
-	case *tokenFile != "":
-		b, err := os.ReadFile(*tokenFile)
-		if err != nil {
-			fmt.Fprintf(stderr, "noggin-rpc: --token-file: %v\n", err)
-			return 2
-		}
-		*token = strings.TrimRight(string(b), "\r\n")
-	default:
-		*token = getenv("NOGGIN_RPC_TOKEN")
+	}
+	if *token, err = serveToken(*token, *tokenFile, getenv); err != nil {
+		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+		return 2
 	}
 	if (*tlsCert == "") != (*tlsKey == "") {
 		fmt.Fprintf(stderr, "noggin-rpc: --tls-cert and --tls-key go together\n")
-		return 2
-	}
-	if strings.TrimSpace(*token) != *token { // blank, or padded by a copy-paste
-		fmt.Fprintf(stderr, "noggin-rpc: the token must not be blank or start or end with white space\n")
 		return 2
 	}
 	dir, err := rootDir(*root)
@@ -171,21 +164,9 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 2
 	}
-	if !isLoopback(*addr) {
-		switch {
-		case *token == "":
-			fmt.Fprintf(stderr, "noggin-rpc: refusing to listen on non-loopback address %s without a token (--token-file or $NOGGIN_RPC_TOKEN)\n", *addr)
-			return 2
-		case *tlsCert == "" && !*behindProxy:
-			fmt.Fprintf(stderr, "noggin-rpc: refusing to send tokens in clear text on non-loopback address %s: serve HTTPS (--tls-cert, --tls-key), or say that a TLS proxy is in front (--behind-tls-proxy)\n", *addr)
-			return 2
-		}
-	}
-	for _, c := range *token {
-		if c <= ' ' || c > '~' {
-			fmt.Fprintf(stderr, "noggin-rpc: the token holds a character that is not allowed in an HTTP header (a space, a line break, a control or non-ASCII character)\n")
-			return 2
-		}
+	if err := exposure(*addr, *token, *tlsCert != "" || *behindProxy); err != nil {
+		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+		return 2
 	}
 	var certs *certReloader
 	if *tlsCert != "" {
@@ -227,17 +208,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		defer db.Close()
 		cfg.Opener, served, cfg.Ready = db, "the team database", db.Ping
 		db.Observe = metrics.Observe
-		for _, g := range []struct {
-			name, help string
-			v          func(acquired, idle, total, max int32) int32
-		}{
-			{"noggin_db_pool_acquired_connections", "Database connections in use.", func(a, _, _, _ int32) int32 { return a }},
-			{"noggin_db_pool_idle_connections", "Idle database connections.", func(_, i, _, _ int32) int32 { return i }},
-			{"noggin_db_pool_connections", "Database connections open.", func(_, _, t, _ int32) int32 { return t }},
-			{"noggin_db_pool_max_connections", "Most database connections the pool opens.", func(_, _, _, m int32) int32 { return m }},
-		} {
-			metrics.Gauge(g.name, g.help, func() float64 { return float64(g.v(db.PoolStat())) })
-		}
+		poolGauges(metrics, db)
 	}
 	srv, err := server.New(cfg)
 	if err != nil {
@@ -274,6 +245,21 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	}
 	log.Info("stopped: calls in flight finished, Watch streams ended unavailable")
 	return 0
+}
+
+// poolGauges exports the database pool's connection counts.
+func poolGauges(metrics *server.Metrics, db *pgstore.DB) {
+	for _, g := range []struct {
+		name, help string
+		v          func(acquired, idle, total, max int32) int32
+	}{
+		{"noggin_db_pool_acquired_connections", "Database connections in use.", func(a, _, _, _ int32) int32 { return a }},
+		{"noggin_db_pool_idle_connections", "Idle database connections.", func(_, i, _, _ int32) int32 { return i }},
+		{"noggin_db_pool_connections", "Database connections open.", func(_, _, t, _ int32) int32 { return t }},
+		{"noggin_db_pool_max_connections", "Most database connections the pool opens.", func(_, _, _, m int32) int32 { return m }},
+	} {
+		metrics.Gauge(g.name, g.help, func() float64 { return float64(g.v(db.PoolStat())) })
+	}
 }
 
 // storeKind names the store in the log without its address (which may
@@ -473,4 +459,45 @@ func isLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// serveToken is serve's bearer token: --token, --token-file (without its
+// line end) or $NOGGIN_RPC_TOKEN; a token must be sendable as a header.
+func serveToken(token, tokenFile string, getenv func(string) string) (string, error) {
+	switch {
+	case token != "" && tokenFile != "":
+		return "", errors.New("--token and --token-file exclude each other")
+	case token != "":
+	case tokenFile != "":
+		b, err := os.ReadFile(tokenFile)
+		if err != nil {
+			return "", fmt.Errorf("--token-file: %w", err)
+		}
+		token = strings.TrimRight(string(b), "\r\n")
+	default:
+		token = getenv("NOGGIN_RPC_TOKEN")
+	}
+	if strings.TrimSpace(token) != token { // blank, or padded by a copy-paste
+		return "", errors.New("the token must not be blank or start or end with white space")
+	}
+	for _, c := range token {
+		if c <= ' ' || c > '~' {
+			return "", errors.New("the token holds a character that is not allowed in an HTTP header (a space, a line break, a control or non-ASCII character)")
+		}
+	}
+	return token, nil
+}
+
+// exposure refuses a listener off loopback without a token, or one that
+// would send the token in clear text (tls: HTTPS, here or in a proxy).
+func exposure(addr, token string, tls bool) error {
+	switch {
+	case isLoopback(addr):
+		return nil
+	case token == "":
+		return fmt.Errorf("refusing to listen on non-loopback address %s without a token (--token-file or $NOGGIN_RPC_TOKEN)", addr)
+	case !tls:
+		return fmt.Errorf("refusing to send tokens in clear text on non-loopback address %s: serve HTTPS (--tls-cert, --tls-key), or say that a TLS proxy is in front (--behind-tls-proxy)", addr)
+	}
+	return nil
 }
