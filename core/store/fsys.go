@@ -32,13 +32,13 @@ type fsys interface {
 type osFS struct{}
 
 func (osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
-func (osFS) ReadFile(name string) ([]byte, error)  { return readFile(name) }
+func (osFS) ReadFile(name string) ([]byte, error)  { return os.ReadFile(name) }
 func (osFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
-	return writeFile(name, data, perm)
+	return os.WriteFile(name, data, perm)
 }
-func (osFS) Open(name string) (*os.File, error) { return openFile(name, os.O_RDONLY, 0) }
+func (osFS) Open(name string) (*os.File, error) { return os.Open(name) }
 func (osFS) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
-	return openFile(name, flag, perm)
+	return os.OpenFile(name, flag, perm)
 }
 func (osFS) Mkdir(name string, perm fs.FileMode) error    { return os.Mkdir(name, perm) }
 func (osFS) MkdirAll(name string, perm fs.FileMode) error { return os.MkdirAll(name, perm) }
