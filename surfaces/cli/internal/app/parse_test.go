@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/noggin-go/noggin/core/request"
 )
 
 func TestLooksLikePath(t *testing.T) {
@@ -179,14 +181,16 @@ func TestWantsJSON(t *testing.T) {
 }
 
 func TestCompletions(t *testing.T) {
+	// Every verb of core, in help order, then the CLI's own commands.
+	commands := strings.Join(append(slices.Clone(request.Verbs), "help", "completion", "login", "logout"), " ")
 	tests := []struct{ argv, want string }{
-		{"", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion login logout"},
-		{"--json|", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion login logout"},
-		{"--json|pu", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion login logout"},
+		{"", commands},
+		{"--json|", commands},
+		{"--json|pu", commands},
 		{"show|--with-d", "--with-descendants"},
 		{"push|--", "--help --json --noggin --title --with-json"},
 		{"push|x|", ""},
-		{"help|", "push add move goto done pop edit show note delete where copy providers find log undo redo help completion login logout"},
+		{"help|", commands},
 		{"completion|", "bash zsh fish"},
 		{"--no", "--no-children --noggin"},
 	}
