@@ -30,6 +30,8 @@ type fastParser struct {
 	// to the caller's buffer.
 	s   string
 	pos int // start of the next unread line
+	// bad is set when the input must go to the general parser (see fail).
+	bad bool
 	// cache of the last peeked line
 	cachePos, cacheEnd int
 	// arena holds the bytes of all string values; it is only appended to
@@ -105,23 +107,13 @@ func (p *fastParser) keep(v string) string {
 // chunk returns the next allocation size of a growing slab.
 func chunk(prev int) int { return min(max(16, 2*prev), 4096) }
 
-// bail is the panic value used to abandon the fast path.
-type bail struct{}
-
-// The fast reader abandons its path by panic (an exception to the rule of
-// no panic for control flow, kept until its parse functions return a
-// failure instead): recovered by onBail at its entry points only.
-func giveUp() { panic(bail{}) } //nolint:forbidigo // see above
-
-// onBail, deferred by an entry point of the fast reader, turns its bail
-// into *ok = false; other panics go on.
-func onBail(ok *bool) {
-	if r := recover(); r != nil {
-		if _, isBail := r.(bail); !isBail {
-			panic(r) //nolint:forbidigo // not a bail: a bug, raised again
-		}
-		*ok = false
-	}
+// fail abandons the fast path: the entry point reports ok false (the
+// input goes to the general parser). It moves to the end of the input, so
+// that every loop of the reader ends; each function returns at once after
+// a failure of its own or of a function it called.
+func (p *fastParser) fail() {
+	p.bad = true
+	p.pos = len(p.s)
 }
 
 // peek returns the next line (without its '\n').
@@ -134,7 +126,8 @@ func (p *fastParser) peek() (string, bool) {
 	}
 	e := strings.IndexByte(p.s[p.pos:], '\n')
 	if e < 0 {
-		giveUp() // input not ending in a newline
+		p.fail() // input not ending in a newline
+		return "", false
 	}
 	p.cachePos, p.cacheEnd = p.pos, p.pos+e
 	return p.s[p.pos : p.pos+e], true
@@ -156,24 +149,25 @@ func (p *fastParser) skipIgnorable() {
 		}
 		if i < len(line) && line[i] != '#' {
 			if line[i] == '\t' {
-				giveUp()
+				p.fail()
 			}
 			return
 		}
-		if i < len(line) {
-			checkText(line[i:], true)
+		if i < len(line) && !p.checkText(line[i:], true) {
+			return
 		}
 		p.advance(line)
 	}
 }
 
-func spaces(line string) int {
+// spaces is the indentation of line; a tab in it fails.
+func (p *fastParser) spaces(line string) int {
 	i := 0
 	for i < len(line) && line[i] == ' ' {
 		i++
 	}
 	if i < len(line) && line[i] == '\t' {
-		giveUp()
+		p.fail()
 	}
 	return i
 }
@@ -197,10 +191,10 @@ func decodeFastReleasing(data []byte, splitMin int, spans *spanList, release fun
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, false
 	}
-	defer onBail(&ok)
 	p := &fastParser{ //nolint:gosec // data is never modified while the document lives (a read-only mapping or a buffer owned by the store)
 		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: min(len(data)+16, max(len(data)/8, 64<<10), 1<<20), splitMin: splitMin, spans: spans, release: release, step: ReleaseStep(len(data))}
-	return p.document(), true
+	doc = p.document()
+	return doc, !p.bad
 }
 
 const (
@@ -226,13 +220,15 @@ func (p *fastParser) document() *noggin.Document {
 		switch {
 		case strings.HasPrefix(line, "schemaVersion:"):
 			if line != "schemaVersion: 1" {
-				giveUp()
+				p.fail()
+				return nil
 			}
 			bit, name = seenSchema, fSchemaVersion
 		case strings.HasPrefix(line, "active:"):
 			rest := line[len("active:"):]
 			if rest != "" && rest[0] != ' ' {
-				giveUp()
+				p.fail()
+				return nil
 			}
 			k, v := p.scalar(rest, 0)
 			doc.Active = kindKey(k, v)
@@ -248,21 +244,25 @@ func (p *fastParser) document() *noggin.Document {
 					doc.Items = p.items()
 				}
 			default:
-				giveUp()
+				p.fail()
+				return nil
 			}
 			bit, name = seenItems, fItems
 		default:
-			giveUp()
+			p.fail()
+			return nil
 		}
-		if seen&bit != 0 {
-			giveUp()
+		if p.bad || seen&bit != 0 {
+			p.fail()
+			return nil
 		}
 		seen |= bit
 		order[n] = name
 		n++
 	}
-	if seen != seenSchema|seenActive|seenItems {
-		giveUp()
+	if p.bad || seen != seenSchema|seenActive|seenItems {
+		p.fail()
+		return nil
 	}
 	if order != [3]string{fSchemaVersion, fActive, fItems} {
 		doc.Order = append([]string(nil), order[:]...)
@@ -284,7 +284,8 @@ const (
 
 var itemFieldNames = [...]string{fKey, fParentKey, fTitle, fDone, fCreatedAt, fNotes, fClosedAt, fPushedAt}
 
-func itemField(name string) int {
+// fieldID is the identifier of an item field's name; another name fails.
+func (p *fastParser) fieldID(name string) int {
 	switch name {
 	case fKey:
 		return iKey
@@ -303,20 +304,22 @@ func itemField(name string) int {
 	case fPushedAt:
 		return iPushedAt
 	}
-	giveUp()
+	p.fail()
 	return 0
 }
 
 // splitField splits "name: rest" / "name:" at column col of line.
-func splitField(line string, col int) (name, rest string) {
+func (p *fastParser) splitField(line string, col int) (name, rest string) {
 	t := line[col:]
 	c := strings.IndexByte(t, ':')
 	if c <= 0 {
-		giveUp()
+		p.fail()
+		return "", ""
 	}
 	name, rest = t[:c], t[c+1:]
 	if rest != "" && rest[0] != ' ' {
-		giveUp()
+		p.fail()
+		return "", ""
 	}
 	return name, rest
 }
@@ -332,11 +335,13 @@ func (p *fastParser) items() []*noggin.Item {
 	p.skipIgnorable()
 	line, ok := p.peek()
 	if !ok {
-		giveUp()
+		p.fail()
+		return nil
 	}
-	si := spaces(line)
-	if !strings.HasPrefix(line[si:], "- ") {
-		giveUp()
+	si := p.spaces(line)
+	if p.bad || !strings.HasPrefix(line[si:], "- ") {
+		p.fail()
+		return nil
 	}
 	fi := si + 2
 	if items, ok := p.itemsInTwo(si, fi); ok {
@@ -403,7 +408,7 @@ func (p *fastParser) inTwo(q *fastParser, first func() (items []*noggin.Item, en
 	}
 	type half struct {
 		items []*noggin.Item
-		fault any // a panic of the second half, rethrown here
+		fault any // a panic of the second half (a fault), rethrown here
 	}
 	done := make(chan half, 1)
 	onFault := debug.SetPanicOnFault(true)
@@ -424,14 +429,18 @@ func (p *fastParser) inTwo(q *fastParser, first func() (items []*noggin.Item, en
 			h, waited = <-done, true
 		}
 	}
-	defer wait() // never leave the second half reading after a bail
+	defer wait() // never leave the second half reading
 	items, ended := first()
-	if ended {
+	if ended || p.bad {
 		return items
 	}
 	wait()
 	if h.fault != nil {
-		panic(h.fault) //nolint:forbidigo // the second half's bail or fault, raised again in the first's goroutine
+		panic(h.fault) //nolint:forbidigo // a fault on the mapping in the second half, raised in the first's goroutine (see guard)
+	}
+	if q.bad {
+		p.fail()
+		return nil
 	}
 	p.pos = q.pos
 	if p.spans != nil {
@@ -454,7 +463,8 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 			return
 		}
 		if st.seen&(1<<iNotes) == 0 {
-			giveUp()
+			p.fail()
+			return
 		}
 		if !isDefaultItemOrder(&st) {
 			order := make([]string, 0, st.n)
@@ -476,11 +486,16 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 		if !ok {
 			break
 		}
-		sp := spaces(line)
+		sp := p.spaces(line)
+		if p.bad {
+			return nil
+		}
 		isEntry := strings.HasPrefix(line[sp:], "- ")
 		switch {
 		case sp == si && isEntry:
-			finish()
+			if finish(); p.bad {
+				return nil
+			}
 			p.releaseBehind()
 			if len(slab) == cap(slab) {
 				if slab != nil {
@@ -503,7 +518,10 @@ func (p *fastParser) itemsFrom(si, fi int) []*noggin.Item {
 		case sp < si || (sp == 0 && !isEntry):
 			return collect()
 		default:
-			giveUp()
+			p.fail()
+		}
+		if p.bad {
+			return nil
 		}
 	}
 	return collect()
@@ -556,10 +574,14 @@ func isDefaultItemOrder(st *itemState) bool {
 }
 
 func (p *fastParser) itemField(st *itemState, line string, fi int, notesSlab *[]noggin.Note, created *[]string) {
-	name, rest := splitField(line, fi)
-	f := itemField(name)
-	if st.seen&(1<<f) != 0 {
-		giveUp()
+	name, rest := p.splitField(line, fi)
+	if p.bad {
+		return
+	}
+	f := p.fieldID(name)
+	if p.bad || st.seen&(1<<f) != 0 {
+		p.fail()
+		return
 	}
 	st.seen |= 1 << f
 	if f != iClosedAt && f != iPushedAt {
@@ -574,13 +596,16 @@ func (p *fastParser) itemField(st *itemState, line string, fi int, notesSlab *[]
 		case "":
 			it.Notes = p.notes(fi, notesSlab)
 		default:
-			giveUp()
+			p.fail()
 		}
 		return
 	}
 	p.inKey = f == iKey || f == iParentKey
 	k, v := p.scalar(rest, fi)
 	p.inKey = false
+	if p.bad {
+		return
+	}
 	switch f {
 	case iKey:
 		it.Key = kindKey(k, v)
@@ -610,11 +635,13 @@ func (p *fastParser) notes(fi int, slab *[]noggin.Note) []noggin.Note {
 	p.skipIgnorable()
 	line, ok := p.peek()
 	if !ok {
-		giveUp()
+		p.fail()
+		return nil
 	}
-	ni := spaces(line)
-	if ni < fi || !strings.HasPrefix(line[ni:], "- ") {
-		giveUp()
+	ni := p.spaces(line)
+	if p.bad || ni < fi || !strings.HasPrefix(line[ni:], "- ") {
+		p.fail()
+		return nil
 	}
 	nf := ni + 2
 	start := len(*slab)
@@ -625,13 +652,17 @@ func (p *fastParser) notes(fi int, slab *[]noggin.Note) []noggin.Note {
 		if !ok {
 			break
 		}
-		sp := spaces(line)
+		sp := p.spaces(line)
+		if p.bad {
+			return nil
+		}
 		isEntry := strings.HasPrefix(line[sp:], "- ")
 		var fieldLine bool
 		switch {
 		case sp == ni && isEntry:
 			if seen >= 0 && seen&2 == 0 {
-				giveUp() // previous note without text
+				p.fail() // previous note without text
+				return nil
 			}
 			if len(*slab) == cap(*slab) {
 				// chunk full: move this item's notes to a fresh chunk
@@ -648,27 +679,30 @@ func (p *fastParser) notes(fi int, slab *[]noggin.Note) []noggin.Note {
 		case sp < ni || (sp == fi && !isEntry):
 			// end of the notes
 		default:
-			giveUp()
+			p.fail()
+			return nil
 		}
 		if !fieldLine {
 			break
 		}
 		p.advance(line)
-		name, rest := splitField(line, nf)
+		name, rest := p.splitField(line, nf)
 		var bit int
 		switch name {
 		case fTimestamp:
 			bit = 1
 		case fText:
 			bit = 2
-		default:
-			giveUp()
 		}
-		if seen&bit != 0 {
-			giveUp()
+		if bit == 0 || seen&bit != 0 {
+			p.fail()
+			return nil
 		}
 		seen |= bit
 		k, v := p.scalar(rest, nf)
+		if p.bad {
+			return nil
+		}
 		n := &(*slab)[len(*slab)-1]
 		if bit == 1 {
 			if kindTruthy(k, v) {
@@ -679,7 +713,8 @@ func (p *fastParser) notes(fi int, slab *[]noggin.Note) []noggin.Note {
 		}
 	}
 	if seen < 0 || seen&2 == 0 {
-		giveUp()
+		p.fail()
+		return nil
 	}
 	return (*slab)[start:len(*slab):len(*slab)]
 }
@@ -731,7 +766,8 @@ func (p *fastParser) scalar(rest string, n int) (int, string) {
 	}
 	v := rest[1:]
 	if v == "" {
-		giveUp()
+		p.fail()
+		return kNull, ""
 	}
 	switch v[0] {
 	case '\'':
@@ -741,9 +777,14 @@ func (p *fastParser) scalar(rest string, n int) (int, string) {
 	case '|', '>':
 		return kString, p.block(v, n)
 	case ' ', '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '%', '@', '`':
-		giveUp()
+		p.fail()
+		return kNull, ""
 	}
-	k, t := classifyPlain(plain(v))
+	v, ok := p.plain(v)
+	if !ok {
+		return kNull, ""
+	}
+	k, t := classifyPlain(v)
 	if k == kString {
 		t = p.keep(t)
 	}
@@ -766,7 +807,7 @@ var plainClass = func() (t [256]uint8) {
 
 // plain validates a one-line plain scalar and strips trailing spaces and a
 // trailing comment.
-func plain(v string) string {
+func (p *fastParser) plain(v string) (string, bool) {
 	i := 0
 	for i+8 <= len(v) && !plainSpecial(load64(v, i)) {
 		i += 8
@@ -779,31 +820,38 @@ func plain(v string) string {
 			switch v[i] {
 			case ':':
 				if i+1 == len(v) || v[i+1] == ' ' {
-					giveUp()
+					p.fail()
+					return "", false
 				}
 			case '#':
 				if v[i-1] == ' ' {
 					// comment
-					checkText(v[i:], true)
 					t := strings.TrimRight(v[:i], " ")
-					if t == "" {
-						giveUp()
+					if !p.checkText(v[i:], true) || t == "" {
+						p.fail()
+						return "", false
 					}
-					return t
+					return t, true
 				}
 			}
 		default:
-			if v[i] < 0x80 {
-				giveUp()
+			size := 0
+			if v[i] >= 0x80 {
+				size = p.checkRune(v[i:])
 			}
-			i += checkRune(v[i:]) - 1
+			if size == 0 {
+				p.fail()
+				return "", false
+			}
+			i += size - 1
 		}
 	}
 	t := strings.TrimRight(v, " ")
 	if t == "" {
-		giveUp()
+		p.fail()
+		return "", false
 	}
-	return t
+	return t, true
 }
 
 // The fast paths of plain and checkText look at eight bytes at once (SWAR):
@@ -830,23 +878,22 @@ func plainSpecial(x uint64) bool {
 }
 
 // checkRune validates the non-ASCII UTF-8 sequence at the start of s and
-// returns its length. Characters that YAML parsers disagree on (line
-// separators, NEL, BOM, C1 controls, non-characters) make the fast path
-// give up.
-func checkRune(s string) int {
+// returns its length, or fails and returns 0. Characters that YAML parsers
+// disagree on (line separators, NEL, BOM, C1 controls, non-characters)
+// make the fast path give up.
+func (p *fastParser) checkRune(s string) int {
 	r, size := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError && size <= 1 {
-		giveUp()
-	}
-	if r <= 0x9F || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
-		giveUp()
+	if r == utf8.RuneError && size <= 1 ||
+		r <= 0x9F || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+		p.fail()
+		return 0
 	}
 	return size
 }
 
 // checkText validates quoted or block scalar text (tabs allowed when
-// tabs is set).
-func checkText(s string, tabs bool) {
+// tabs is set); false: it failed.
+func (p *fastParser) checkText(s string, tabs bool) bool {
 	i := 0
 	for i+8 <= len(s) && !textSpecial(load64(s, i)) {
 		i += 8
@@ -859,11 +906,17 @@ func checkText(s string, tabs bool) {
 		if c == '\t' && tabs {
 			continue
 		}
-		if c < 0x80 {
-			giveUp()
+		size := 0
+		if c >= 0x80 {
+			size = p.checkRune(s[i:])
 		}
-		i += checkRune(s[i:]) - 1
+		if size == 0 {
+			p.fail()
+			return false
+		}
+		i += size - 1
 	}
+	return true
 }
 
 func (p *fastParser) singleQuoted(v string) string {
@@ -872,7 +925,8 @@ func (p *fastParser) singleQuoted(v string) string {
 	for {
 		j := strings.IndexByte(v[i:], '\'')
 		if j < 0 {
-			giveUp() // multi-line
+			p.fail() // multi-line
+			return ""
 		}
 		i += j
 		if i+1 < len(v) && v[i+1] == '\'' {
@@ -882,11 +936,11 @@ func (p *fastParser) singleQuoted(v string) string {
 		}
 		break
 	}
-	if i != len(v)-1 {
-		giveUp()
-	}
 	body := v[1:i]
-	checkText(body, false)
+	if i != len(v)-1 || !p.checkText(body, false) {
+		p.fail()
+		return ""
+	}
 	if !escaped {
 		return p.keep(body)
 	}
@@ -923,14 +977,15 @@ func (p *fastParser) doubleQuoted(v string) string { //nolint:gocyclo // one sca
 	// fast case: no escapes
 	j := strings.IndexAny(v[1:], "\"\\")
 	if j < 0 {
-		giveUp()
+		p.fail()
+		return ""
 	}
 	if v[1+j] == '"' {
-		if 1+j != len(v)-1 {
-			giveUp()
-		}
 		body := v[1 : 1+j]
-		checkText(body, false)
+		if 1+j != len(v)-1 || !p.checkText(body, false) {
+			p.fail()
+			return ""
+		}
 		return p.keep(body)
 	}
 	p.reserve(len(v) + len(v)/2) // \L and \P grow by one byte
@@ -939,12 +994,14 @@ func (p *fastParser) doubleQuoted(v string) string { //nolint:gocyclo // one sca
 	i := 1
 	for {
 		if i >= len(v) {
-			giveUp()
+			p.fail()
+			return ""
 		}
 		c := v[i]
 		if c == '"' {
 			if i != len(v)-1 {
-				giveUp()
+				p.fail()
+				return ""
 			}
 			break
 		}
@@ -953,12 +1010,15 @@ func (p *fastParser) doubleQuoted(v string) string { //nolint:gocyclo // one sca
 			for i < len(v) && v[i] != '"' && v[i] != '\\' {
 				i++
 			}
-			checkText(v[st:i], false)
+			if !p.checkText(v[st:i], false) {
+				return ""
+			}
 			b = append(b, v[st:i]...)
 			continue
 		}
 		if i+1 >= len(v) {
-			giveUp()
+			p.fail()
+			return ""
 		}
 		e := v[i+1]
 		i += 2
@@ -1003,17 +1063,18 @@ func (p *fastParser) doubleQuoted(v string) string { //nolint:gocyclo // one sca
 			} else if e == 'U' {
 				n = 8
 			}
-			if i+n > len(v) {
-				giveUp()
-			}
 			var ok bool
-			r, ok = hexVal(v[i : i+n])
+			if i+n <= len(v) {
+				r, ok = hexVal(v[i : i+n])
+			}
 			if !ok || r > 0x10FFFF {
-				giveUp()
+				p.fail()
+				return ""
 			}
 			i += n
 		default:
-			giveUp()
+			p.fail()
+			return ""
 		}
 		if len(b)-st >= 3 { // a pair of escapes joins, within this scalar
 			b = jstext.AppendUnit(b, r)
@@ -1047,7 +1108,8 @@ func (p *fastParser) block(h string, n int) string { //nolint:gocyclo // js-yaml
 		case c >= '1' && c <= '9' && indicator == 0:
 			indicator = int(c - '0')
 		default:
-			giveUp()
+			p.fail()
+			return ""
 		}
 	}
 	ci := -1
@@ -1082,27 +1144,28 @@ func (p *fastParser) block(h string, n int) string { //nolint:gocyclo // js-yaml
 			}
 		}
 		if ci < 0 {
-			if sp <= n {
-				giveUp() // empty block scalar
+			if sp <= n || maxLead > sp { // an empty block scalar; a leading blank line too long
+				p.fail()
+				return ""
 			}
 			ci = sp
-			if maxLead > ci {
-				giveUp()
-			}
 		}
 		if sp < ci {
 			break // end of the scalar
 		}
 		p.advance(line)
 		c := line[ci:]
-		checkText(c, !folding)
+		if !p.checkText(c, !folding) {
+			return ""
+		}
 		lines = append(lines, bline{content: c})
 		size += len(c) + 1
 		content++
 	}
 	p.blines = lines
-	if content == 0 {
-		giveUp()
+	if p.bad || content == 0 {
+		p.fail()
+		return ""
 	}
 	p.reserve(size)
 	st := len(p.arena)

@@ -55,12 +55,13 @@ func decodeLazySpans(data []byte, splitMin int, spans *spanList, release func(fr
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, false
 	}
-	defer onBail(&ok)
 	src := &lazySource{data: data, guard: guard, changed: changed}
 	p := &fastParser{ //nolint:gosec // data does not change while the document lives (see above)
 		s: unsafe.String(unsafe.SliceData(data), len(data)), chunk: 64 << 10, splitMin: splitMin, spans: spans, release: release, step: ReleaseStep(len(data)),
 		lazy: src}
-	doc = p.document()
+	if doc = p.document(); p.bad {
+		return nil, false
+	}
 	doc.SetUndecodable(src.undecodable)
 	return doc, true
 }
@@ -120,11 +121,10 @@ func decodeEntry(data []byte, start int) *noggin.Item {
 
 // decodeEntryFast is decodeEntry with the fast reader only.
 func decodeEntryFast(data []byte, start int) (it *noggin.Item, ok bool) {
-	defer onBail(&ok)
 	p := &fastParser{ //nolint:gosec // read here only
 		s: unsafe.String(unsafe.SliceData(data), len(data)), pos: start, chunk: len(data) - start + 16}
 	items := p.itemsFrom(2, 4)
-	if len(items) != 1 || p.pos < len(data) {
+	if p.bad || len(items) != 1 || p.pos < len(data) {
 		return nil, false
 	}
 	return items[0], true
@@ -234,7 +234,8 @@ const lazyEntry = "\n  - "
 func (p *fastParser) lazyItems() []*noggin.Item {
 	s := p.s
 	if !strings.HasPrefix(s[p.pos:], lazyEntry[1:]) {
-		giveUp()
+		p.fail()
+		return nil
 	}
 	split := p.splitPoint(lazyEntry)
 	if split < 0 {
@@ -278,7 +279,9 @@ func (p *fastParser) lazyItemsTo(stop int) (items []*noggin.Item, ended bool) {
 			end = listEnd(s, start)
 		}
 		if !written {
-			p.entryKeys(it, start, end)
+			if p.entryKeys(it, start, end); p.bad {
+				return nil, true
+			}
 		}
 		bodies = append(bodies, lazyItem{src: p.lazy, start: start, end: end})
 		if p.spans != nil { // the entry after "  - ", without its last '\n'
@@ -331,15 +334,22 @@ func (p *fastParser) entryKeys(it *noggin.Item, start, end int) {
 	for pos := start; pos < end && seen != 1<<iKey|1<<iParentKey; {
 		nl := strings.IndexByte(p.s[pos:end], '\n')
 		if nl < 0 {
-			giveUp()
+			p.fail()
+			return
 		}
 		line := p.s[pos : pos+nl]
 		p.pos = pos + nl + 1
 		pos = p.pos
-		if pos-nl-1 != start && (len(line) <= fi || spaces(line) != fi || line[fi] == '-') {
+		if pos-nl-1 != start && (len(line) <= fi || p.spaces(line) != fi || line[fi] == '-') {
+			if p.bad {
+				return
+			}
 			continue // deeper: a field's value
 		}
-		name, rest := splitField(line, fi)
+		name, rest := p.splitField(line, fi)
+		if p.bad {
+			return
+		}
 		var f int
 		switch name {
 		case fKey:
@@ -350,12 +360,16 @@ func (p *fastParser) entryKeys(it *noggin.Item, start, end int) {
 			continue
 		}
 		if seen&(1<<f) != 0 {
-			giveUp()
+			p.fail()
+			return
 		}
 		seen |= 1 << f
 		p.inKey = true
 		k, v := p.scalar(rest, fi)
 		p.inKey = false
+		if p.bad {
+			return
+		}
 		pos = p.pos // past a value over several lines
 		if f == iKey {
 			it.Key = kindKey(k, v)
