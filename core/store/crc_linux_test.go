@@ -6,16 +6,14 @@ import (
 )
 
 // TestCRC32DroppingFault: a file cut short under its mapping makes the
-// second half of the CRC fault; the fault is reported to the caller, and
-// the process goes on.
+// CRC fault; the fault is reported to the caller, and the process goes on.
 func TestCRC32DroppingFault(t *testing.T) {
-	n := 3 * crcSplitMin
+	n := 3 << 20
 	m, p := mapTestFile(t, make([]byte, n))
-	if err := os.Truncate(p, int64(n*2/3)); err != nil { // inside the second half
+	if err := os.Truncate(p, int64(n*2/3)); err != nil {
 		t.Fatal(err)
 	}
-	read := false
-	if guard(func() { _, read = crc32Dropping(m) }) && read {
+	if guard(func() { crc32Dropping(m) }) {
 		t.Fatal("reading past the end of the cut file did not fault")
 	}
 }

@@ -70,7 +70,7 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 	}
 	if m, ok := mapFileLazily(f, int(size)); ok && !noMap {
 		same := false
-		if !guard(func() { got, ok := crc32Dropping(m); same = ok && got == sum }) || !same || !keep {
+		if !guard(func() { same = crc32Dropping(m) == sum }) || !same || !keep {
 			unmapFile(m)
 			return nil, false, same
 		}
@@ -94,39 +94,10 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 // crc32Dropping is the CRC-32 (IEEE) of m, a mapping of the file, worked
 // out a step at a time, each dropped from memory once read (see inSteps
 // and dropPages): a long-lived store checks a large noggin before every
-// write without holding all of it. ok is false if the file was cut short
-// under the mapping; the caller runs it under guard, for its own reads.
-// (A one-shot process's lazy read checks the file as it scans it instead:
-// see scanSum.)
-//
-// From crcSplitMin bytes it reads the two halves of m at once and combines
-// their CRCs (crc32Combine): 5.0–5.9 ms instead of 10.1–10.7 ms for a
-// 40 MB mapping (BenchmarkCRC32Dropping), and a CLI `show` on 100k items
-// took 44–53 ms instead of 50–55 ms (medians, interleaved).
-func crc32Dropping(m []byte) (sum uint32, ok bool) {
-	if len(m) < crcSplitMin {
-		return crc32Steps(m), true
-	}
-	half := len(m) / 2
-	var hi uint32
-	done := make(chan bool, 1)
-	go func() { done <- guard(func() { hi = crc32Steps(m[half:]) }) }()
-	waited := false
-	defer func() { // never leave the second half reading after a fault here
-		if !waited {
-			<-done
-		}
-	}()
-	lo := crc32Steps(m[:half])
-	ok, waited = <-done, true
-	return crc32Combine(lo, hi, int64(len(m)-half)), ok
-}
-
-// crcSplitMin is the size from which crc32Dropping reads in two halves.
-const crcSplitMin = 1 << 20
-
-// crc32Steps is crc32Dropping in one pass.
-func crc32Steps(m []byte) uint32 {
+// write without holding all of it. The caller runs it under guard (a file
+// cut short under the mapping faults). (A one-shot process's lazy read
+// checks the file as it scans it instead: see scanSum.)
+func crc32Dropping(m []byte) uint32 {
 	h := crc32.NewIEEE()
 	inSteps(h, m, dropPages)
 	return h.Sum32()
