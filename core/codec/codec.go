@@ -102,7 +102,7 @@ func DecodeJSON(data []byte) (*noggin.Document, error) {
 
 // EncodeYAML writes doc in the original tool's YAML layout, ending in "\n".
 func EncodeYAML(doc *noggin.Document) []byte {
-	b := AppendYAML(make([]byte, 0, estimateSize(doc)), doc)
+	b := appendYAML(make([]byte, 0, estimateSize(doc)), doc)
 	return b[:len(b):len(b)]
 }
 
@@ -193,21 +193,21 @@ func (r *recorder) appendRun(b []byte, list []*noggin.Item, flush func([]byte) [
 	return b, n
 }
 
-// AppendYAML appends EncodeYAML(doc) to dst (so a caller can reuse one
+// appendYAML appends EncodeYAML(doc) to dst (so a caller can reuse one
 // buffer across writes) and returns the extended buffer.
-func AppendYAML(dst []byte, doc *noggin.Document) []byte {
+func appendYAML(dst []byte, doc *noggin.Document) []byte {
 	dst = appendYAMLDoc(dst, doc, nil, nil)
 	return append(dst, '\n')
 }
 
 // EncodeJSON writes doc as two-space indented JSON plus "\n".
 func EncodeJSON(doc *noggin.Document) []byte {
-	b := AppendJSON(make([]byte, 0, estimateSize(doc)*3/2), doc)
+	b := appendJSON(make([]byte, 0, estimateSize(doc)*3/2), doc)
 	return b[:len(b):len(b)]
 }
 
-// AppendJSON appends EncodeJSON(doc) to dst and returns the extended buffer.
-func AppendJSON(dst []byte, doc *noggin.Document) []byte {
+// appendJSON appends EncodeJSON(doc) to dst and returns the extended buffer.
+func appendJSON(dst []byte, doc *noggin.Document) []byte {
 	dst = appendJSONDoc(dst, doc, nil)
 	return append(dst, '\n')
 }

@@ -312,11 +312,11 @@ func TestAppendReusesBuffer(t *testing.T) {
 	}
 	buf := make([]byte, 0, 4096)
 	buf = append(buf, "prefix"...)
-	out := AppendYAML(buf, doc)
+	out := appendYAML(buf, doc)
 	if string(out[6:]) != string(in) || &out[0] != &buf[:1][0] {
 		t.Errorf("AppendYAML: %q", out)
 	}
-	if j := AppendJSON(nil, doc); string(j) != string(EncodeJSON(doc)) {
+	if j := appendJSON(nil, doc); string(j) != string(EncodeJSON(doc)) {
 		t.Errorf("AppendJSON differs from EncodeJSON")
 	}
 }
