@@ -58,6 +58,7 @@ func TestReadmeBlocks(t *testing.T) {
 
 // runBlock runs block in a fresh home with the binaries on PATH.
 func runBlock(t *testing.T, block string) {
+	t.Helper()
 	home := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
