@@ -127,17 +127,13 @@ func Index(doc *Document) {
 }
 
 // IndexOf returns the index in doc.Items of the first item with key, or
-// -1: O(1) on an indexed document (see Index), a scan otherwise (of the
-// key prints, on a large document).
+// -1: O(1) on an indexed document (see Index), a scan otherwise.
 func IndexOf(doc *Document, key string) int {
 	if x := doc.cached(); x != nil {
 		i := x.flat(key)
 		if i < 0 || i < len(doc.Items) && doc.Items[i].Key == key {
 			return i
 		}
-	}
-	if kp := doc.prints(); kp != nil {
-		return kp.first(doc.Items, key, 0)
 	}
 	return indexOfKey(doc.Items, key)
 }
@@ -240,10 +236,6 @@ type memo struct {
 	valid atomic.Value
 	// keys holds the *keyMemo CheckKeys built.
 	keys atomic.Value
-	// prints holds the document's *keyPrints, built once printAsks
-	// counts a second scan for a key (see prints).
-	prints    atomic.Value
-	printAsks int32
 }
 
 // knownValid reports whether Apply validated doc itself.
@@ -353,24 +345,20 @@ func (x *index) spine(key string) {
 		return
 	}
 	items := x.items
-	var kp *keyPrints
-	at := x.foundAt
-	if key == x.foundKey {
-		// Found already: a show looks for no other key, and prints
-		// built now would cost more than they save.
-		kp = x.docPrints(false)
-	} else {
-		kp = x.docPrints(true)
-		at = firstKey(kp, items, key, 0)
+	at := x.foundAt // found already: a show looks for no other key
+	if key != x.foundKey {
+		at = indexOfKey(items, key)
 	}
 	if at < 0 {
 		return // the scans say so
 	}
 	chain := []int{at}
 	for p := items[at].ParentKey; p != "" && len(chain) <= len(items); p = items[at].ParentKey {
-		j := lastKey(kp, items, p, at)
+		j := lastIndexOfKey(items[:at], p)
 		if j < 0 {
-			j = firstKey(kp, items, p, at+1)
+			if j = indexOfKey(items[at+1:], p); j >= 0 {
+				j += at + 1
+			}
 		}
 		if j < 0 || slices.Contains(chain, j) {
 			break // an orphan, or a cycle
@@ -428,25 +416,12 @@ func (x *index) itemFirst(key string) *Item {
 		return it
 	}
 	var it *Item
-	i := firstKey(x.docPrints(true), x.items, key, 0)
+	i := indexOfKey(x.items, key)
 	if i >= 0 {
 		it = x.items[i]
 	}
 	x.byKey[key], x.pending, x.foundKey, x.foundAt = it, key, key, i
 	return it
-}
-
-// docPrints returns the key prints of x's document when x indexes its
-// items (nil otherwise): prints, or with build false only prints already
-// built.
-func (x *index) docPrints(build bool) *keyPrints {
-	switch {
-	case !sameItems(x.items, x.doc.Items):
-		return nil
-	case build:
-		return x.doc.prints()
-	}
-	return x.doc.builtPrints()
 }
 
 // spinePending runs the spine itemFirst left, if any: true if it ran.

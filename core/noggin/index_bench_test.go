@@ -93,15 +93,6 @@ func BenchmarkIndexOfKey(b *testing.B) {
 			_ = slices.IndexFunc(items, func(it *Item) bool { return it.Key == key })
 		}
 	})
-	b.Run("key-prints", func(b *testing.B) {
-		doc := &Document{Items: items}
-		IndexOf(doc, key)
-		IndexOf(doc, key) // the second scan builds the prints
-		kp := doc.builtPrints()
-		for b.Loop() {
-			_ = kp.first(items, key, 0)
-		}
-	})
 }
 
 // TestIndexOfKey: indexOfKey finds the first item with exactly the key,

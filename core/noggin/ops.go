@@ -27,9 +27,6 @@ func Apply(doc *Document, ops []Op) (*Document, error) {
 		return nil, err // an item the ops change could not be decoded
 	}
 	out := a.doc
-	if !a.shifted {
-		derivePrints(a.input.builtPrints(), out)
-	}
 	if doc != nil && doc.knownValid() && a.stillValid(ops) {
 		out.memo.valid.Store(out)
 		switch {
@@ -109,7 +106,6 @@ func newApplier(doc *Document, extra int) *applier {
 	copy(a.doc.Items, doc.Items)
 	a.base = doc.cached()
 	a.keys = doc.keysMemo()
-	a.input = doc
 	return a
 }
 
@@ -141,12 +137,6 @@ type applier struct {
 	// keys is the input's key index from CheckKeys (nil: none), which find
 	// asks like base while nothing shifted.
 	keys map[string]int32
-	// input is the input document, whose key prints (prints, once
-	// printsAsked) find scans instead of the items while nothing shifted:
-	// the items at their input indexes keep their keys.
-	input       *Document
-	prints      *keyPrints
-	printsAsked bool
 }
 
 func invalidOp(msg string, data ...Field) *Error {
@@ -192,14 +182,6 @@ func (a *applier) find(key string) int {
 			return i
 		}
 		return -1
-	}
-	if a.pos == nil && !a.shifted {
-		if !a.printsAsked {
-			a.prints, a.printsAsked = a.input.prints(), true
-		}
-		if a.prints != nil {
-			return a.prints.first(a.doc.Items, key, 0)
-		}
 	}
 	if a.pos == nil {
 		a.lookups++
