@@ -99,7 +99,7 @@ func (e *Engine) Find(ctx context.Context, s Store, o FindOpts) (_ *FindResult, 
 			hits = append(hits, hit{it: it, m: FindMatch{Key: it.Key, Title: it.Title, Done: it.Done, Notes: notes}})
 		}
 	}
-	if len(hits) > 8 { // many paths to work out: one full index beats lazy scans
+	if len(hits) > 8 { // many paths to work out: one full index beats a spine each
 		x.buildFull()
 	}
 	kept := hits[:0]

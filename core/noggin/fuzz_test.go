@@ -10,7 +10,7 @@ import (
 // path-not-found error with {path, detail}, and every success has an
 // absolute path that resolves back to the same item. The shared document
 // soon has a published full index: every answer must equal the answer of
-// a never-read copy (linear scans).
+// a never-read copy.
 func FuzzResolve(f *testing.F) {
 	for _, p := range []string{"/1/2", ".", "..", "-", "+", "-/1", "+/", "../../1", "//", "/01/002", "./..", " /1", "1//2"} {
 		f.Add(p, uint8(4))

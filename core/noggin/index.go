@@ -6,32 +6,22 @@ import (
 )
 
 // index answers structural questions about a document that is not
-// mutated while the index is in use (see Document). Lookups start as
-// linear scans whose results are cached: one scan for key K finds the item
-// K, the children of K and (once) the roots, so walking up a spine costs
-// one scan per level. After scanLimit scans the index builds the full
-// index, so a view of a large subtree stays O(n) too.
-//
-// Scans are also counted per document: once a document has been scanned
-// more than docScanLimit times (by any number of indexes, as when a
-// long-lived server shows the same document again and again), the next
-// scan builds the full index instead and publishes it in the
-// document's memo. Later indexes of that document are the published one:
-// read-only, shared by concurrent readers, O(1) per lookup. Built from
-// nothing, the full index costs about four first views (BenchmarkIndex:
-// 6.5 ms against 1.6 ms at 100k items), but most of that is the key map,
-// which a document just read already has (CheckKeys): the file store
-// indexes every document it reads (see Index), and a one-shot write then
-// derives its result's index instead of scanning both documents.
+// mutated while the index is in use (see Document), in one of three ways:
+// on a large document, the lookups of one view are served by a spine (two
+// passes over the items, see spine); any other lookup builds the full
+// index, which is published in the document's memo, so later indexes of
+// that document are the published one: read-only, shared by concurrent
+// readers, O(1) per lookup (most of its cost is the key map, which a
+// document just read already has: CheckKeys); and the document a write
+// derives from an indexed one gets a derived index (see derived).
 type index struct {
 	// doc is the indexed document (nil for a nil document); items is
 	// doc.Items when the index was made.
 	doc   *Document
 	items []*Item
-	// byKey and kids cache the results of linear scans.
+	// byKey and kids hold what the spine found.
 	byKey map[string]*Item
 	kids  map[string][]*Item
-	scans int
 	// pending is the key of a spine left for the first lookup that needs
 	// more than the items already found (see itemFirst); foundKey and
 	// foundAt are the key itemFirst looked for and where it found it
@@ -215,22 +205,10 @@ type fullIndex struct {
 	orphans map[string][]*Item
 }
 
-// scanLimit is the number of linear scans an index performs before it
-// builds the full index.
-const scanLimit = 8
-
-// docScanLimit is the number of linear scans a document sees before its
-// next index builds (and publishes) the full index. A full build costs
-// about 10–20 scans (measured on 100k items), so a document that is read
-// again and again pays at most about twice the optimum.
-const docScanLimit = 16
-
 // memo is the per-document cache of a published full index.
 type memo struct {
 	// idx holds a *index: a full, read-only index of the document.
 	idx atomic.Value
-	// scans counts the linear scans run on the document (atomic).
-	scans int32
 	// valid holds the *Document that Apply validated (see Apply); a copy
 	// of the Document value is not its document, so it does not inherit it.
 	valid atomic.Value
@@ -275,10 +253,9 @@ func newIndex(doc *Document) *index {
 	return x
 }
 
-// scan caches the item with key, its children and the roots, in one pass
-// over the items (or adopts the document's published index, or builds
-// the full index once scans are exhausted).
-func (x *index) scan(key string) {
+// indexAll serves a lookup the spine does not: it adopts the document's
+// published index, or builds the full index.
+func (x *index) indexAll() {
 	if x.full != nil || x.d != nil {
 		return
 	}
@@ -288,41 +265,7 @@ func (x *index) scan(key string) {
 			return
 		}
 	}
-	if x.scans >= scanLimit || (x.doc != nil && atomic.AddInt32(&x.doc.memo.scans, 1) > docScanLimit) {
-		x.buildFull()
-		return
-	}
-	x.scans++
-	_, haveRoots := x.kids[""]
-	var found *Item
-	var kids, roots []*Item
-	// Generated keys share a long prefix and differ near the end: looking
-	// at the last byte first skips most full string comparisons.
-	var last byte
-	if key != "" {
-		last = key[len(key)-1]
-	}
-	for _, it := range x.items {
-		p := it.ParentKey
-		switch {
-		case len(p) == len(key) && (p == "" || p[len(p)-1] == last) && p == key:
-			kids = append(kids, it)
-		case !haveRoots && p == "":
-			roots = append(roots, it)
-		}
-		if k := it.Key; found == nil && len(k) == len(key) && k != "" && k[len(k)-1] == last && k == key {
-			found = it
-		}
-	}
-	if key != "" {
-		if _, ok := x.byKey[key]; !ok {
-			x.byKey[key] = found
-		}
-	}
-	x.kids[key] = kids
-	if !haveRoots && key != "" {
-		x.kids[""] = roots
-	}
+	x.buildFull()
 }
 
 // spineMin is the number of items from which a view's lookups are made by
@@ -350,7 +293,7 @@ func (x *index) spine(key string) {
 		at = indexOfKey(items, key)
 	}
 	if at < 0 {
-		return // the scans say so
+		return // not there
 	}
 	chain := []int{at}
 	for p := items[at].ParentKey; p != "" && len(chain) <= len(items); p = items[at].ParentKey {
@@ -393,7 +336,6 @@ func (x *index) spine(key string) {
 	if _, ok := x.kids[""]; !ok {
 		x.kids[""] = roots
 	}
-	x.scans += 2
 }
 
 // spineServes reports whether spine caches the views around key in x.
@@ -553,9 +495,7 @@ func (x *index) item(key string) *Item {
 				return it
 			}
 		}
-		if x.scan(key); x.full == nil {
-			return x.byKey[key]
-		}
+		x.indexAll()
 	}
 	if i, ok := x.full.at[key]; ok {
 		return x.items[i]
@@ -577,9 +517,7 @@ func (x *index) children(parent string) []*Item {
 				return c
 			}
 		}
-		if x.scan(parent); x.full == nil {
-			return x.kids[parent]
-		}
+		x.indexAll()
 	}
 	f := x.full
 	if parent == "" {

@@ -21,23 +21,12 @@ func benchItems(n int) ([]*Item, string) {
 	return items, items[n-1].Key
 }
 
-// BenchmarkIndex measures the lazy/full hybrid index against the plain
-// form (always build the full index) for the view a one-shot `show` builds
-// on a document seen for the first time, and for the same view asked of
-// one document again and again (a long-lived server).
-//
-// Measured on this 2-core machine on 2026-12-03 (go test -bench Index
-// -benchmem ./core/noggin):
-//
-//	one-shot   1k:  lazy  8.5 µs, 3.4 kB   full   36 µs,  82 kB
-//	one-shot  10k:  lazy   86 µs, 3.9 kB   full  469 µs, 685 kB
-//	one-shot 100k:  lazy  1.6 ms, 4.4 kB   full  6.5 ms, 5.9 MB
-//	repeated  10k:  2.1 µs (the document's published full index)
-//
-// The lazy scans pay for themselves where noggin lives (the CLI): a view
-// costs a fourth of the full build and no index-sized memory (5 ms less
-// per `show` at 100k items), while a server that asks again and again gets
-// the published full index after docScanLimit scans.
+// BenchmarkIndex measures the view a one-shot `show` builds on a document
+// seen for the first time (lazy: the spine on a large document; full: the
+// full index built first), and the same view asked of one document again
+// and again (a long-lived server: the published full index). The spine
+// pays for itself where noggin lives (the CLI on a large noggin): a view
+// costs a fourth of the full build and no index-sized memory.
 func BenchmarkIndex(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		items, active := benchItems(n)

@@ -118,7 +118,7 @@ func TestPathOf(t *testing.T) {
 	}
 }
 
-// TestResolveLargeTreeIndex exercises the switch from scans to full maps.
+// TestResolveLargeTreeIndex exercises the switch to the full index.
 func TestResolveLargeTreeIndex(t *testing.T) {
 	doc := tree(F2)
 	x := newIndex(doc)
