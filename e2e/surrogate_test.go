@@ -59,3 +59,24 @@ func TestLoneSurrogatePostgres(t *testing.T) {
 		t.Fatalf("exported file:\n%s", b)
 	}
 }
+
+// TestLoneSurrogateRemoteCLI: the CLI on a remote file noggin whose title
+// holds a lone surrogate (written by the original) prints what it prints
+// on the same file locally, human and --json.
+func TestLoneSurrogateRemoteCLI(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	const file = "schemaVersion: 1\nactive: k1\nitems:\n  - key: k1\n    parentKey: null\n    title: \"a\\uD800b\"\n    done: false\n    notes: []\n"
+	for _, p := range []string{filepath.Join(root, "s.yaml"), filepath.Join(dir, "s.yaml")} {
+		if err := os.WriteFile(p, []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := startTokenServer(t, root)
+	for _, args := range [][]string{{"show"}, {"--json", "show"}} {
+		local := runCLI(t, dir, nil, append([]string{"--noggin", filepath.Join(dir, "s.yaml")}, args...)...)
+		remote := runCLI(t, dir, tokenEnv(srv.Addr), append([]string{"--noggin", "http://" + srv.Addr + "/s.yaml"}, args...)...)
+		if !strings.Contains(local, `a\ud800b`) || remote != local {
+			t.Errorf("%v: remote\n%s\nlocal\n%s", args, remote, local)
+		}
+	}
+}

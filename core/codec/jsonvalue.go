@@ -10,6 +10,12 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
+// ReadJSON reads one JSON value as JSON.parse does: objects as noggin.Map
+// in JavaScript's key order (a repeated key keeps its first place and its
+// last value), numbers as noggin.Number, strings with a lone surrogate
+// escape ("\ud800") kept as WTF-8 (see jstext).
+func ReadJSON(data []byte) (any, error) { return parseJSON(data, false) }
+
 // DecodeJSONValue decodes one JSON value as JSON.parse does, into the
 // values encoding/json gives (nil, bool, float64, string, []any,
 // map[string]any), except that a lone surrogate escape ("\ud800") is kept

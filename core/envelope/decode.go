@@ -1,14 +1,12 @@
 package envelope
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 
+	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
@@ -24,16 +22,13 @@ type DataDecoder func(verb string, data any) (noggin.Result, error)
 // come back complete (Literal) and data fields in their order. Bytes that
 // are not an envelope are an error.
 func Decode(b []byte, data DataDecoder) (Envelope, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	v, err := readValue(dec)
+	// JSON.parse's reading (a lone surrogate escape is kept), not
+	// encoding/json's (which makes it U+FFFD).
+	v, err := codec.ReadJSON(b)
 	if err != nil {
 		return Envelope{}, fmt.Errorf("envelope: %w", err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return Envelope{}, errors.New("envelope: trailing data")
-	}
-	top, ok := v.([]noggin.Field)
+	top, ok := ordered(v).([]noggin.Field)
 	if !ok {
 		return Envelope{}, errors.New("envelope: not an object")
 	}
@@ -82,51 +77,25 @@ func Decode(b []byte, data DataDecoder) (Envelope, error) {
 	return Envelope{}, fmt.Errorf("envelope: status %v", status)
 }
 
-// readValue reads one JSON value: objects as ordered []noggin.Field,
-// arrays as []any, integral numbers as int, other numbers as
-// noggin.Number.
-func readValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			fs := []noggin.Field{}
-			for dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				v, err := readValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				fs = append(fs, noggin.Field{Name: k.(string), Value: v})
-			}
-			_, err := dec.Token()
-			return fs, err
-		case '[':
-			a := []any{}
-			for dec.More() {
-				v, err := readValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				a = append(a, v)
-			}
-			_, err := dec.Token()
-			return a, err
+// ordered is a value of codec.ReadJSON in the form the decoders take:
+// objects as []noggin.Field, integral numbers (of 32 bits) as int.
+func ordered(v any) any {
+	switch x := v.(type) {
+	case noggin.Map:
+		fs := make([]noggin.Field, len(x))
+		for i, f := range x {
+			fs[i] = noggin.Field{Name: f.Name, Value: ordered(f.Value)}
 		}
-		return nil, fmt.Errorf("unexpected %v", t)
-	case json.Number:
-		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil && i >= math.MinInt32 && i <= math.MaxInt32 {
-			return int(i), nil
+		return fs
+	case []any:
+		for i, e := range x {
+			x[i] = ordered(e)
 		}
-		return noggin.Number(t), nil
-	default: // string, bool, nil
-		return t, nil
+		return x
+	case noggin.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil && i >= math.MinInt32 && i <= math.MaxInt32 {
+			return int(i)
+		}
 	}
+	return v
 }

@@ -3,6 +3,7 @@ package request_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -110,4 +111,21 @@ func localResultTypes(t *testing.T) map[string]reflect.Type {
 		}
 	}
 	return types
+}
+
+// TestDecodeKeepsLoneSurrogates: an envelope whose text holds a lone
+// surrogate escape (the original's files can) decodes to the same text a
+// local run holds (WTF-8), which encodes to the same bytes again.
+func TestDecodeKeepsLoneSurrogates(t *testing.T) {
+	b := []byte("{\n  \"status\": \"ok\",\n  \"envelopeVersion\": 3,\n  \"verb\": \"where\",\n  \"data\": \"a\\ud800b\\udc00\"\n}\n")
+	env, err := request.DecodeEnvelope(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(env.Data), "a\xed\xa0\x80b\xed\xb0\x80"; got != want {
+		t.Errorf("data %q, want %q (WTF-8)", got, want)
+	}
+	if got := env.Encode(); !bytes.Equal(got, b) {
+		t.Errorf("round trip:\n%s\nwant\n%s", got, b)
+	}
 }
