@@ -215,3 +215,19 @@ func TestCLIOverHTTPS(t *testing.T) {
 		t.Fatalf("an untrusted certificate: %s", out)
 	}
 }
+
+// TestLoginOriginShownSafely: a server name with a bidi override (which a
+// URL may hold) is shown escaped by login and logout, never raw.
+func TestLoginOriginShownSafely(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(needBinary(t, CLI), "login", "http://\u202eevil.example:7777")
+	cmd.Env = append(processEnv(true), "HOME="+dir)
+	cmd.Stdin = strings.NewReader("tok\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `\u202e`) || strings.Contains(string(out), "\u202e") {
+		t.Fatalf("login: %v %q", err, out)
+	}
+	if got := runCLI(t, dir, nil, "logout", "http://\u202eevil.example:7777"); !strings.Contains(got, `logged out of http://\u202e`) || strings.Contains(got, "\u202e") {
+		t.Fatalf("logout: %q", got)
+	}
+}

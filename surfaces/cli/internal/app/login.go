@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/surfaces/rpc/remote"
 )
 
@@ -44,9 +45,9 @@ func (r *runner) login(a *Args) int {
 		return r.fail(usage(a.Verb + ": " + err.Error()))
 	}
 	if a.Verb == "logout" {
-		r.write(r.stdout, []byte("logged out of "+origin+"\n"))
+		r.write(r.stdout, []byte("logged out of "+noggin.Safe(origin)+"\n"))
 	} else {
-		r.write(r.stdout, []byte("logged in to "+origin+" (the token is kept in "+credentialsName(r.getenv)+")\n"))
+		r.write(r.stdout, []byte("logged in to "+noggin.Safe(origin)+" (the token is kept in "+noggin.Safe(credentialsName(r.getenv))+")\n"))
 	}
 	return 0
 }
@@ -55,7 +56,7 @@ func (r *runner) login(a *Args) int {
 // at a terminal, else the whole input (a pipe, a file) trimmed.
 func (r *runner) readToken(origin string) (string, error) {
 	if f, ok := r.stdin.(*os.File); ok && isTerminal(f) {
-		r.write(r.stderr, []byte("token for "+origin+": "))
+		r.write(r.stderr, []byte("token for "+noggin.Safe(origin)+": "))
 		defer r.write(r.stderr, []byte("\n"))
 		return readNoEcho(f)
 	}

@@ -107,7 +107,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		return move(ctx, args, getenv, stdout, stderr)
 	}
 	if args[0] != "serve" {
-		fmt.Fprintf(stderr, "noggin-rpc: unknown command: %s (try 'help')\n", args[0])
+		fmt.Fprintf(stderr, "noggin-rpc: unknown command: %s (try 'help')\n", noggin.Safe(args[0]))
 		return 2
 	}
 	return serveMain(ctx, args, getenv, stdout, stderr)

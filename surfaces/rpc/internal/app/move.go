@@ -8,10 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
@@ -73,7 +71,7 @@ func move(ctx context.Context, args []string, getenv func(string) string, stdout
 		file, name := fs.Arg(0), fs.Arg(1)
 		src, err := store.Open(ctx, file, store.Options{})
 		if err != nil {
-			fmt.Fprintf(stderr, "noggin-rpc: %q: %s\n", file, safe(noggin.Wrap(err).MessageFor("import")))
+			fmt.Fprintf(stderr, "noggin-rpc: %q: %s\n", file, noggin.Safe(noggin.Wrap(err).MessageFor("import")))
 			return exitOf(err)
 		}
 		doc, err := src.Load(ctx)
@@ -81,7 +79,7 @@ func move(ctx context.Context, args []string, getenv func(string) string, stdout
 			err = db.Import(ctx, name, doc, replace)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "noggin-rpc: import %q as %q: %s\n", file, name, safe(message(err)))
+			fmt.Fprintf(stderr, "noggin-rpc: import %q as %q: %s\n", file, name, noggin.Safe(message(err)))
 			return exitOf(err)
 		}
 		fmt.Fprintf(stdout, "imported %q as %q (%d items)\n", file, name, len(doc.Items))
@@ -93,26 +91,15 @@ func move(ctx context.Context, args []string, getenv func(string) string, stdout
 		err = writeFile(file, doc)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "noggin-rpc: export %q to %q: %s\n", name, file, safe(message(err)))
+		fmt.Fprintf(stderr, "noggin-rpc: export %q to %q: %s\n", name, file, noggin.Safe(message(err)))
 		return exitOf(err)
 	}
 	fmt.Fprintf(stdout, "exported %q to %q (%d items)\n", name, file, len(doc.Items))
 	return 0
 }
 
-// safe makes a message fit for a terminal: names inside it come from the
-// command line or a noggin and may hold escape sequences, which are shown
-// escaped (as Go quotes them) instead of acting on the terminal.
-func safe(s string) string {
-	for _, r := range s {
-		if !unicode.IsGraphic(r) && r != ' ' {
-			q := strconv.Quote(s)
-			return q[1 : len(q)-1]
-		}
-	}
-	return s
-}
-
+// message is err's message; the callers print it through noggin.Safe
+// (names in it come from the command line or a noggin).
 func message(err error) string {
 	var ne *noggin.Error
 	if errors.As(err, &ne) {
