@@ -34,15 +34,20 @@ type utf8Proto struct{}
 
 func (utf8Proto) Name() string { return "proto" }
 
-func (utf8Proto) Marshal(m any) ([]byte, error) {
+func (utf8Proto) Marshal(m any) ([]byte, error) { return marshalValid(m, proto.Marshal) }
+
+// marshalValid marshals m with marshal; a message that is not valid UTF-8
+// (rare) is made so (validUTF8) and marshalled again: the walk is paid
+// only then.
+func marshalValid(m any, marshal func(proto.Message) ([]byte, error)) ([]byte, error) {
 	pm, ok := m.(proto.Message)
 	if !ok {
 		return nil, fmt.Errorf("%T is not a proto.Message", m)
 	}
-	b, err := proto.Marshal(pm)
-	if err != nil { // invalid UTF-8 (rare): the walk is paid only then
+	b, err := marshal(pm)
+	if err != nil {
 		validUTF8(pm.ProtoReflect())
-		b, err = proto.Marshal(pm)
+		b, err = marshal(pm)
 	}
 	return b, err
 }
@@ -104,18 +109,7 @@ func validUTF8(m protoreflect.Message) {
 
 func (c strictJSON) Name() string { return c.name }
 
-func (strictJSON) Marshal(m any) ([]byte, error) {
-	pm, ok := m.(proto.Message)
-	if !ok {
-		return nil, fmt.Errorf("%T is not a proto.Message", m)
-	}
-	b, err := protojson.Marshal(pm)
-	if err != nil { // invalid UTF-8 (rare): the walk is paid only then
-		validUTF8(pm.ProtoReflect())
-		b, err = protojson.Marshal(pm)
-	}
-	return b, err
-}
+func (strictJSON) Marshal(m any) ([]byte, error) { return marshalValid(m, protojson.Marshal) }
 
 func (strictJSON) Unmarshal(b []byte, m any) error {
 	pm, ok := m.(proto.Message)
