@@ -67,6 +67,8 @@ var HostileText = []string{
 	`say "hi"`, `back\slash`, "it's", "a: b", "# hash", "- dash", "-x", "-h", "--draft", "--", "-", "+",
 	"yes", "no", "null", "~", "true", "0x1F", "1e3", "2024-01-01", "0", "1.50", "[a]", "{b: c}", "&anchor",
 	"*ref", "!tag", "%", "@", "`", "|", ">", "",
+	// js-yaml 4.2's scalar rules (the original's engine): strings, not numbers.
+	"1_000", "0b1_0", "0x1_0", "1e400", "+.5", "-0", ".inf", ".NaN", "0o17",
 	strings.Repeat("x", 1000), strings.Repeat("word ", 200), "/1", "..", "2/1",
 }
 
