@@ -23,12 +23,13 @@ func TestReadyzDatabaseDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Stop)
+	var body []byte
 	status := func(path string) int {
 		res, err := http.Get("http://" + srv.Addr + path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _ = io.Copy(io.Discard, res.Body)
+		body, _ = io.ReadAll(res.Body)
 		res.Body.Close()
 		return res.StatusCode
 	}
@@ -38,6 +39,10 @@ func TestReadyzDatabaseDown(t *testing.T) {
 	c.Stop()
 	if s := status("/readyz"); s != 503 {
 		t.Errorf("/readyz with the database down: %d", s)
+	}
+	// No token is asked: the answer names no user, database or path.
+	if string(body) != "not ready: the database does not answer\n" {
+		t.Errorf("/readyz says %q", body)
 	}
 	if s := status("/healthz"); s != 200 {
 		t.Errorf("/healthz with the database down: %d", s)

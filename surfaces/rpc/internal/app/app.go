@@ -206,7 +206,16 @@ func serveMain(ctx context.Context, args []string, getenv func(string) string, s
 			return 1
 		}
 		defer db.Close()
-		cfg.Opener, served, cfg.Ready = db, "the team database", db.Ping
+		cfg.Opener, served = db, "the team database"
+		cfg.Ready = func(ctx context.Context) error {
+			// /readyz answers without a token: the cause (users, hosts,
+			// socket paths of the DSN) goes to the log, not to the caller.
+			if err := db.Ping(ctx); err != nil {
+				log.Warn("not ready", "error", err.Error())
+				return errors.New("the database does not answer")
+			}
+			return nil
+		}
 		db.Observe = metrics.Observe
 		poolGauges(metrics, db)
 	}
