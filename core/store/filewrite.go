@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -357,7 +356,7 @@ func (s *fileStore) writeErr(err error) error {
 // checked to be still ours just before the rename.
 func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp, lk *lock, commit func(digest string) error) (digest string, err error) {
 	tmp := s.name + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10)
-	f, err := s.fsy.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, filePerm(st)) // read back for its digest
+	f, err := s.fsy.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, filePerm(st))
 	if err != nil {
 		return "", err
 	}
@@ -366,15 +365,17 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 			_ = s.fsy.Remove(tmp)
 		}
 	}()
+	w := &summed{f: f}
 	if err = keepMode(f, st); err == nil {
-		err = s.encodeInto(f, doc, src, trusted, last, lastMapped, st)
+		err = s.encodeInto(w, doc, src, trusted, last, lastMapped, st)
 	}
 	if lastMapped {
 		unmapFile(last)
 	}
 	if err == nil {
-		digest, err = syncDigest(f)
+		err = f.Sync()
 	}
+	digest = w.d.String()
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -390,7 +391,7 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 // encodeInto writes doc into f, the new file: copying the unchanged items
 // from src or last when that copy is sound (see writeAtomic), else
 // encoding every item.
-func (s *fileStore) encodeInto(f *os.File, doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp) (err error) {
+func (s *fileStore) encodeInto(f *summed, doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp) (err error) {
 	switch {
 	case s.jsonFile:
 		return codec.WriteJSON(f, doc)
@@ -414,10 +415,7 @@ func (s *fileStore) encodeInto(f *os.File, doc *noggin.Document, src *codec.Sour
 		return err
 	}
 	if src != nil || last != nil { // the copy was not sound: start again, encoding all
-		if _, err = f.Seek(0, io.SeekStart); err == nil {
-			err = f.Truncate(0)
-		}
-		if err != nil {
+		if err = f.restart(); err != nil {
 			return err
 		}
 	}
@@ -428,22 +426,6 @@ func (s *fileStore) encodeInto(f *os.File, doc *noggin.Document, src *codec.Sour
 		return err
 	}
 	return codec.WriteYAML(f, doc)
-}
-
-// syncDigest syncs f, just written, and returns the digest of its bytes,
-// read back on another goroutine while the sync waits for the disk.
-func syncDigest(f *os.File) (string, error) {
-	sums := make(chan digestOrErr, 1)
-	go func() {
-		d, err := digestWritten(f)
-		sums <- digestOrErr{d, err}
-	}()
-	err := f.Sync()
-	got := <-sums
-	if err == nil {
-		err = got.err
-	}
-	return got.digest, err
 }
 
 // replaceWith commits the write (its journal entry) and renames tmp over
@@ -481,19 +463,26 @@ func (s *fileStore) replaceWith(tmp, digest string, lk *lock, commit func(digest
 // (the version its last write replaced); writes remove it.
 const previousSuffix = ".previous"
 
-// digestOrErr carries digestWritten's results.
-type digestOrErr struct {
-	digest string
-	err    error
+// summed is the new file as it is written, with the digest of the bytes
+// written so far.
+type summed struct {
+	f *os.File
+	d digester
 }
 
-// digestWritten is the digest of the bytes of f, a file just written,
-// read from its start in 64 kB steps (at offsets: the writer's position
-// is left alone).
-func digestWritten(f *os.File) (string, error) {
-	var d digester
-	_, err := io.CopyBuffer(&d, io.NewSectionReader(f, 0, math.MaxInt64), make([]byte, 64<<10))
-	return d.String(), err
+func (w *summed) Write(b []byte) (int, error) {
+	n, err := w.f.Write(b)
+	_, _ = w.d.Write(b[:n])
+	return n, err
+}
+
+// restart empties the file and the digest.
+func (w *summed) restart() error {
+	w.d = digester{}
+	if _, err := w.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	return w.f.Truncate(0)
 }
 
 // keepMode gives f, the new version of a file whose stamp is st, the old
