@@ -3,6 +3,8 @@ module github.com/noggin-go/noggin/e2e
 go 1.26.0
 
 require (
+	github.com/chromedp/cdproto v0.160.1
+	github.com/chromedp/chromedp v0.23.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/noggin-go/noggin/core v0.0.0
 	github.com/noggin-go/noggin/surfaces/rpc v0.0.0
@@ -12,6 +14,7 @@ require (
 require (
 	connectrpc.com/connect v1.21.1 // indirect
 	github.com/fsnotify/fsnotify v1.10.1 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect

@@ -120,6 +120,14 @@ type Opener interface {
 	Providers() []noggin.Provider
 }
 
+// Lister is an Opener that can name the noggins it serves (a server's
+// root directory, a team database).
+type Lister interface {
+	// List returns the locations of the noggins, sorted, at most max of
+	// them; truncated says there were more.
+	List(ctx context.Context, max int) (names []string, truncated bool, err error)
+}
+
 // Runner runs requests with one engine and one opener.
 type Runner struct {
 	Engine *noggin.Engine

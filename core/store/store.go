@@ -306,3 +306,13 @@ func relToRoot(rootAbs, p string) (string, bool) {
 	}
 	return rel, err == nil
 }
+
+// FilePath is the absolute path of the noggin file that location names (a
+// path, "~" expanded, or a file: URI); any other scheme is no-provider.
+func FilePath(location string) (string, error) {
+	r, err := routeLocation(location, false)
+	if err != nil {
+		return "", err
+	}
+	return absPath(r.path)
+}

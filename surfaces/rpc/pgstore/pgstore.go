@@ -260,3 +260,19 @@ func unavailable(ctx context.Context, err error) error {
 	}
 	return noggin.NewError(noggin.CodeUnavailable, noggin.F("server", Server), noggin.F("detail", detail))
 }
+
+// List names the database's noggins, sorted bytewise, at most max of them.
+func (db *DB) List(ctx context.Context, max int) ([]string, bool, error) {
+	rows, err := db.pool.Query(ctx, `SELECT name FROM noggins ORDER BY name COLLATE "C" LIMIT $1`, max+1)
+	if err != nil {
+		return nil, false, err
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, false, err
+	}
+	if len(names) > max {
+		return names[:max], true, nil
+	}
+	return names, false, nil
+}

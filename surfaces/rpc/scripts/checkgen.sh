@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# checkgen.sh fails when the committed generated code in surfaces/rpc/gen
-# differs from a fresh generation (run from anywhere; touches nothing in the
-# work tree: it generates into a temporary copy of the repository's inputs).
+# checkgen.sh fails when the committed generated code (surfaces/rpc/gen, the
+# web view's client and bundle) differs from a fresh generation (run from
+# anywhere; touches nothing in the work tree: it generates into a temporary
+# copy of the repository's inputs).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/tools.sh"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 cp -R "$REPO/proto" "$REPO/buf.yaml" "$REPO/buf.gen.yaml" "$tmp/"
 (cd "$tmp" && buf generate)
-if ! diff -r "$tmp/surfaces/rpc/gen" "$REPO/surfaces/rpc/gen"; then
-	echo "checkgen: surfaces/rpc/gen is out of date; run surfaces/rpc/scripts/gen.sh" >&2
+for d in surfaces/rpc/gen surfaces/rpc/ui/src/gen; do
+	if ! diff -r "$tmp/$d" "$REPO/$d"; then
+		echo "checkgen: $d is out of date; run make gen" >&2
+		exit 1
+	fi
+done
+bash "$REPO/surfaces/rpc/scripts/ui.sh" "$tmp/app.js"
+if ! cmp "$tmp/app.js" "$UI/static/app.js"; then
+	echo "checkgen: surfaces/rpc/ui/static/app.js is out of date; run make gen" >&2
 	exit 1
 fi
-echo "checkgen: surfaces/rpc/gen is up to date"
+echo "checkgen: surfaces/rpc/gen, the web view's client and its bundle are up to date"

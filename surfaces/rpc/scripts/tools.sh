@@ -11,7 +11,8 @@ PROTOC_GEN_CONNECT_GO_VERSION=v1.21.1
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 BIN="$REPO/bin"
 mkdir -p "$BIN"
-export REPO PATH="$BIN:$PATH"
+UI="$REPO/surfaces/rpc/ui"
+export REPO UI PATH="$BIN:$UI/node_modules/.bin:$PATH"
 
 install_tool() { # name version-output-substring module@version
 	local name=$1 want=$2 pkg=$3
@@ -28,3 +29,10 @@ install_tool protoc-gen-connect-go "${PROTOC_GEN_CONNECT_GO_VERSION#v}" \
 	"connectrpc.com/connect/cmd/protoc-gen-connect-go@$PROTOC_GEN_CONNECT_GO_VERSION"
 install_tool buf "${BUF_VERSION#v}" \
 	"github.com/bufbuild/buf/cmd/buf@$BUF_VERSION"
+
+# The web view's tools (protoc-gen-es, esbuild, tsc), pinned by
+# surfaces/rpc/ui/package-lock.json, from the npm registry.
+if ! cmp -s "$UI/package-lock.json" "$UI/node_modules/.noggin-installed" 2>/dev/null; then
+	echo "installing the web view's npm packages into $UI/node_modules" >&2
+	(cd "$UI" && npm ci --no-audit --no-fund --loglevel=error >&2 && cp package-lock.json node_modules/.noggin-installed)
+fi

@@ -25,6 +25,7 @@ import (
 	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1/nogginv1connect"
+	"github.com/noggin-go/noggin/surfaces/rpc/ui"
 )
 
 // DefaultMaxBytes is the default request size limit: every request whose
@@ -107,6 +108,11 @@ func New(cfg Config) (*Server, error) {
 	mux.Handle(grpcreflect.NewHandlerV1(reflector, authed...))
 	mux.Handle(grpcreflect.NewHandlerV1Alpha(reflector, authed...))
 	mux.Handle(grpchealth.NewHandler(grpchealth.NewStaticChecker(nogginv1connect.NogginServiceName), opts...))
+	// The web view: static files only; every noggin datum it shows comes
+	// through the service above, with the token.
+	page := ui.Handler()
+	mux.Handle("GET /ui", page)
+	mux.Handle("GET /ui/", page)
 	// Health and readiness for load balancers and service managers, and
 	// the metrics: no token, no noggin data.
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })

@@ -349,6 +349,21 @@ func (s *service) Call(ctx context.Context, req *connect.Request[nogginv1.CallRe
 	return connect.NewResponse(&nogginv1.CallResponse{Envelope: string(env.Text()), Ok: env.OK()}), nil
 }
 
+// maxList is the most names List answers.
+const maxList = 1000
+
+func (s *service) List(ctx context.Context, _ *connect.Request[nogginv1.ListRequest]) (*connect.Response[nogginv1.ListResponse], error) {
+	l, ok := s.opener.(request.Lister)
+	if !ok {
+		return nil, connect.NewError(connect.CodeUnimplemented, errors.New("list: this server cannot name its noggins"))
+	}
+	names, truncated, err := l.List(ctx, maxList)
+	if err != nil {
+		return nil, connect.NewError(connect.CodeUnavailable, errors.New("list: the noggins cannot be listed"))
+	}
+	return connect.NewResponse(&nogginv1.ListResponse{Names: names, Truncated: truncated}), nil
+}
+
 func (s *service) Snapshot(ctx context.Context, req *connect.Request[nogginv1.SnapshotRequest]) (*connect.Response[nogginv1.SnapshotResponse], error) {
 	st, err := s.open(ctx, "snapshot", req.Msg.GetLocation())
 	if err != nil {

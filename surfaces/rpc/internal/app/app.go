@@ -59,6 +59,9 @@ const usage = `noggin-rpc — the noggin RPC server (Connect, gRPC, gRPC-Web ove
 
 Usage:
   noggin-rpc serve [flags]
+  noggin-rpc ui [--addr A] [--open] [LOCATION]            the web view of one noggin file
+  (default: $NOGGIN, else ~/.noggin.yaml) on a loopback port, with a token made for this
+  run; prints the address to open (the token rides in its #fragment, which is not sent)
   noggin-rpc import [--store URL] [--replace] FILE NAME   a YAML or JSON noggin file into the team database
   noggin-rpc export [--store URL] NAME FILE               a noggin of the team database into a file
   noggin-rpc help
@@ -84,6 +87,9 @@ Flags of serve:
   --metrics-addr A   serve /metrics (Prometheus) on this address instead of --addr
   --grace D          how long calls in flight may finish after SIGTERM (default 10s)
 
+The web view: /ui/ lists the served noggins, /ui/NAME shows one, live (it asks for the
+token once per browser tab on a token server).
+
 Endpoints besides the RPC services, without a token: /healthz (the process serves),
 /readyz (its store answers: the root is readable, the database reachable), /metrics.
 
@@ -105,6 +111,8 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	switch args[0] {
 	case "import", "export":
 		return move(ctx, args, getenv, stdout, stderr)
+	case "ui":
+		return uiMain(ctx, args, getenv, stdout, stderr)
 	}
 	if args[0] != "serve" {
 		fmt.Fprintf(stderr, "noggin-rpc: unknown command: %s (try 'help')\n", noggin.Safe(args[0]))

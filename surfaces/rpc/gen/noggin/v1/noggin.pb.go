@@ -3365,6 +3365,99 @@ func (x *ProvidersResponse) GetProviders() []*Provider {
 	return nil
 }
 
+// ListRequest asks for the names of the served noggins.
+type ListRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRequest) Reset() {
+	*x = ListRequest{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRequest) ProtoMessage() {}
+
+func (x *ListRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRequest.ProtoReflect.Descriptor instead.
+func (*ListRequest) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{51}
+}
+
+// ListResponse names the served noggins.
+type ListResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The locations, sorted (paths relative to the root, or database names),
+	// at most 1000 of them.
+	Names []string `protobuf:"bytes,1,rep,name=names,proto3" json:"names,omitempty"`
+	// Truncated is set when there were more.
+	Truncated     bool `protobuf:"varint,2,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListResponse) Reset() {
+	*x = ListResponse{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListResponse) ProtoMessage() {}
+
+func (x *ListResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListResponse.ProtoReflect.Descriptor instead.
+func (*ListResponse) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *ListResponse) GetNames() []string {
+	if x != nil {
+		return x.Names
+	}
+	return nil
+}
+
+func (x *ListResponse) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
+}
+
 // SnapshotRequest names the noggin.
 type SnapshotRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -3376,7 +3469,7 @@ type SnapshotRequest struct {
 
 func (x *SnapshotRequest) Reset() {
 	*x = SnapshotRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3388,7 +3481,7 @@ func (x *SnapshotRequest) String() string {
 func (*SnapshotRequest) ProtoMessage() {}
 
 func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3401,7 +3494,7 @@ func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotRequest.ProtoReflect.Descriptor instead.
 func (*SnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{51}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *SnapshotRequest) GetLocation() string {
@@ -3422,7 +3515,7 @@ type SnapshotResponse struct {
 
 func (x *SnapshotResponse) Reset() {
 	*x = SnapshotResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3434,7 +3527,7 @@ func (x *SnapshotResponse) String() string {
 func (*SnapshotResponse) ProtoMessage() {}
 
 func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3447,7 +3540,7 @@ func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
 func (*SnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{52}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *SnapshotResponse) GetDocument() *Document {
@@ -3468,7 +3561,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3480,7 +3573,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3493,7 +3586,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{53}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *WatchRequest) GetLocation() string {
@@ -3522,7 +3615,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3534,7 +3627,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3547,7 +3640,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{54}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *WatchResponse) GetInitial() bool {
@@ -3593,7 +3686,7 @@ type RunRequest struct {
 
 func (x *RunRequest) Reset() {
 	*x = RunRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3605,7 +3698,7 @@ func (x *RunRequest) String() string {
 func (*RunRequest) ProtoMessage() {}
 
 func (x *RunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3618,7 +3711,7 @@ func (x *RunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunRequest.ProtoReflect.Descriptor instead.
 func (*RunRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{55}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *RunRequest) GetRequest() string {
@@ -3648,7 +3741,7 @@ type RunResponse struct {
 
 func (x *RunResponse) Reset() {
 	*x = RunResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3660,7 +3753,7 @@ func (x *RunResponse) String() string {
 func (*RunResponse) ProtoMessage() {}
 
 func (x *RunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3673,7 +3766,7 @@ func (x *RunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunResponse.ProtoReflect.Descriptor instead.
 func (*RunResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{56}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *RunResponse) GetEnvelope() string {
@@ -3705,7 +3798,7 @@ type CallRequest struct {
 
 func (x *CallRequest) Reset() {
 	*x = CallRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3717,7 +3810,7 @@ func (x *CallRequest) String() string {
 func (*CallRequest) ProtoMessage() {}
 
 func (x *CallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3730,7 +3823,7 @@ func (x *CallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
 func (*CallRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{57}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *CallRequest) GetVerb() string {
@@ -3760,7 +3853,7 @@ type CallResponse struct {
 
 func (x *CallResponse) Reset() {
 	*x = CallResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3772,7 +3865,7 @@ func (x *CallResponse) String() string {
 func (*CallResponse) ProtoMessage() {}
 
 func (x *CallResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3785,7 +3878,7 @@ func (x *CallResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
 func (*CallResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{58}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *CallResponse) GetEnvelope() string {
@@ -3815,7 +3908,7 @@ type Change_Slot struct {
 
 func (x *Change_Slot) Reset() {
 	*x = Change_Slot{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3827,7 +3920,7 @@ func (x *Change_Slot) String() string {
 func (*Change_Slot) ProtoMessage() {}
 
 func (x *Change_Slot) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3872,7 +3965,7 @@ type Change_Added struct {
 
 func (x *Change_Added) Reset() {
 	*x = Change_Added{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3884,7 +3977,7 @@ func (x *Change_Added) String() string {
 func (*Change_Added) ProtoMessage() {}
 
 func (x *Change_Added) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3932,7 +4025,7 @@ type Change_Removed struct {
 
 func (x *Change_Removed) Reset() {
 	*x = Change_Removed{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3944,7 +4037,7 @@ func (x *Change_Removed) String() string {
 func (*Change_Removed) ProtoMessage() {}
 
 func (x *Change_Removed) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3982,7 +4075,7 @@ type Change_Moved struct {
 
 func (x *Change_Moved) Reset() {
 	*x = Change_Moved{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3994,7 +4087,7 @@ func (x *Change_Moved) String() string {
 func (*Change_Moved) ProtoMessage() {}
 
 func (x *Change_Moved) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4044,7 +4137,7 @@ type Change_Updated struct {
 
 func (x *Change_Updated) Reset() {
 	*x = Change_Updated{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4056,7 +4149,7 @@ func (x *Change_Updated) String() string {
 func (*Change_Updated) ProtoMessage() {}
 
 func (x *Change_Updated) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4099,7 +4192,7 @@ type Change_ActiveChanged struct {
 
 func (x *Change_ActiveChanged) Reset() {
 	*x = Change_ActiveChanged{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4111,7 +4204,7 @@ func (x *Change_ActiveChanged) String() string {
 func (*Change_ActiveChanged) ProtoMessage() {}
 
 func (x *Change_ActiveChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4161,7 +4254,7 @@ type ErrorDetail_Field struct {
 
 func (x *ErrorDetail_Field) Reset() {
 	*x = ErrorDetail_Field{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4173,7 +4266,7 @@ func (x *ErrorDetail_Field) String() string {
 func (*ErrorDetail_Field) ProtoMessage() {}
 
 func (x *ErrorDetail_Field) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4541,7 +4634,11 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x04view\x18\x02 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\x12\n" +
 	"\x10ProvidersRequest\"F\n" +
 	"\x11ProvidersResponse\x121\n" +
-	"\tproviders\x18\x01 \x03(\v2\x13.noggin.v1.ProviderR\tproviders\"-\n" +
+	"\tproviders\x18\x01 \x03(\v2\x13.noggin.v1.ProviderR\tproviders\"\r\n" +
+	"\vListRequest\"B\n" +
+	"\fListResponse\x12\x14\n" +
+	"\x05names\x18\x01 \x03(\tR\x05names\x12\x1c\n" +
+	"\ttruncated\x18\x02 \x01(\bR\ttruncated\"-\n" +
 	"\x0fSnapshotRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\"C\n" +
 	"\x10SnapshotResponse\x12/\n" +
@@ -4566,8 +4663,7 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\targuments\x18\x02 \x01(\v2\x17.google.protobuf.StructR\targuments\":\n" +
 	"\fCallResponse\x12\x1a\n" +
 	"\benvelope\x18\x01 \x01(\tR\benvelope\x12\x0e\n" +
-	"\x02ok\x18\x02 \x01(\bR\x02ok2\xdc\n" +
-	"\n" +
+	"\x02ok\x18\x02 \x01(\bR\x02ok2\x9a\v\n" +
 	"\rNogginService\x12<\n" +
 	"\x04Show\x12\x16.noggin.v1.ShowRequest\x1a\x17.noggin.v1.ShowResponse\"\x03\x90\x02\x01\x12E\n" +
 	"\bShowGoto\x12\x1a.noggin.v1.ShowGotoRequest\x1a\x1b.noggin.v1.ShowGotoResponse\"\x00\x129\n" +
@@ -4586,7 +4682,8 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x04Find\x12\x16.noggin.v1.FindRequest\x1a\x17.noggin.v1.FindResponse\"\x03\x90\x02\x01\x129\n" +
 	"\x03Log\x12\x15.noggin.v1.LogRequest\x1a\x16.noggin.v1.LogResponse\"\x03\x90\x02\x01\x129\n" +
 	"\x04Undo\x12\x16.noggin.v1.UndoRequest\x1a\x17.noggin.v1.UndoResponse\"\x00\x129\n" +
-	"\x04Redo\x12\x16.noggin.v1.RedoRequest\x1a\x17.noggin.v1.RedoResponse\"\x00\x12H\n" +
+	"\x04Redo\x12\x16.noggin.v1.RedoRequest\x1a\x17.noggin.v1.RedoResponse\"\x00\x12<\n" +
+	"\x04List\x12\x16.noggin.v1.ListRequest\x1a\x17.noggin.v1.ListResponse\"\x03\x90\x02\x01\x12H\n" +
 	"\bSnapshot\x12\x1a.noggin.v1.SnapshotRequest\x1a\x1b.noggin.v1.SnapshotResponse\"\x03\x90\x02\x01\x129\n" +
 	"\x04Call\x12\x16.noggin.v1.CallRequest\x1a\x17.noggin.v1.CallResponse\"\x00\x126\n" +
 	"\x03Run\x12\x15.noggin.v1.RunRequest\x1a\x16.noggin.v1.RunResponse\"\x00\x12>\n" +
@@ -4604,7 +4701,7 @@ func file_noggin_v1_noggin_proto_rawDescGZIP() []byte {
 	return file_noggin_v1_noggin_proto_rawDescData
 }
 
-var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 66)
+var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 68)
 var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*Note)(nil),                 // 0: noggin.v1.Note
 	(*Item)(nil),                 // 1: noggin.v1.Item
@@ -4657,23 +4754,25 @@ var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*RedoResponse)(nil),         // 48: noggin.v1.RedoResponse
 	(*ProvidersRequest)(nil),     // 49: noggin.v1.ProvidersRequest
 	(*ProvidersResponse)(nil),    // 50: noggin.v1.ProvidersResponse
-	(*SnapshotRequest)(nil),      // 51: noggin.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),     // 52: noggin.v1.SnapshotResponse
-	(*WatchRequest)(nil),         // 53: noggin.v1.WatchRequest
-	(*WatchResponse)(nil),        // 54: noggin.v1.WatchResponse
-	(*RunRequest)(nil),           // 55: noggin.v1.RunRequest
-	(*RunResponse)(nil),          // 56: noggin.v1.RunResponse
-	(*CallRequest)(nil),          // 57: noggin.v1.CallRequest
-	(*CallResponse)(nil),         // 58: noggin.v1.CallResponse
-	(*Change_Slot)(nil),          // 59: noggin.v1.Change.Slot
-	(*Change_Added)(nil),         // 60: noggin.v1.Change.Added
-	(*Change_Removed)(nil),       // 61: noggin.v1.Change.Removed
-	(*Change_Moved)(nil),         // 62: noggin.v1.Change.Moved
-	(*Change_Updated)(nil),       // 63: noggin.v1.Change.Updated
-	(*Change_ActiveChanged)(nil), // 64: noggin.v1.Change.ActiveChanged
-	(*ErrorDetail_Field)(nil),    // 65: noggin.v1.ErrorDetail.Field
-	(*structpb.Struct)(nil),      // 66: google.protobuf.Struct
-	(structpb.NullValue)(0),      // 67: google.protobuf.NullValue
+	(*ListRequest)(nil),          // 51: noggin.v1.ListRequest
+	(*ListResponse)(nil),         // 52: noggin.v1.ListResponse
+	(*SnapshotRequest)(nil),      // 53: noggin.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),     // 54: noggin.v1.SnapshotResponse
+	(*WatchRequest)(nil),         // 55: noggin.v1.WatchRequest
+	(*WatchResponse)(nil),        // 56: noggin.v1.WatchResponse
+	(*RunRequest)(nil),           // 57: noggin.v1.RunRequest
+	(*RunResponse)(nil),          // 58: noggin.v1.RunResponse
+	(*CallRequest)(nil),          // 59: noggin.v1.CallRequest
+	(*CallResponse)(nil),         // 60: noggin.v1.CallResponse
+	(*Change_Slot)(nil),          // 61: noggin.v1.Change.Slot
+	(*Change_Added)(nil),         // 62: noggin.v1.Change.Added
+	(*Change_Removed)(nil),       // 63: noggin.v1.Change.Removed
+	(*Change_Moved)(nil),         // 64: noggin.v1.Change.Moved
+	(*Change_Updated)(nil),       // 65: noggin.v1.Change.Updated
+	(*Change_ActiveChanged)(nil), // 66: noggin.v1.Change.ActiveChanged
+	(*ErrorDetail_Field)(nil),    // 67: noggin.v1.ErrorDetail.Field
+	(*structpb.Struct)(nil),      // 68: google.protobuf.Struct
+	(structpb.NullValue)(0),      // 69: google.protobuf.NullValue
 }
 var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 0: noggin.v1.Item.notes:type_name -> noggin.v1.Note
@@ -4681,12 +4780,12 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 2: noggin.v1.Node.notes:type_name -> noggin.v1.Note
 	3,  // 3: noggin.v1.Node.children:type_name -> noggin.v1.Node
 	3,  // 4: noggin.v1.View.items:type_name -> noggin.v1.Node
-	60, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
-	61, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
-	62, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
-	63, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
-	64, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
-	65, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
+	62, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
+	63, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
+	64, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
+	65, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
+	66, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
+	67, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
 	4,  // 11: noggin.v1.ShowResponse.view:type_name -> noggin.v1.View
 	6,  // 12: noggin.v1.ShowGotoRequest.goto:type_name -> noggin.v1.Goto
 	4,  // 13: noggin.v1.ShowGotoResponse.view:type_name -> noggin.v1.View
@@ -4722,10 +4821,10 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	10, // 43: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
 	2,  // 44: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
 	11, // 45: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
-	66, // 46: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
-	59, // 47: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
-	59, // 48: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
-	67, // 49: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
+	68, // 46: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
+	61, // 47: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
+	61, // 48: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
+	69, // 49: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
 	12, // 50: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
 	14, // 51: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
 	16, // 52: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
@@ -4744,34 +4843,36 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	43, // 65: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
 	45, // 66: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
 	47, // 67: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
-	51, // 68: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
-	57, // 69: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
-	55, // 70: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
-	53, // 71: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
-	13, // 72: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
-	15, // 73: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
-	17, // 74: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
-	19, // 75: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
-	21, // 76: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
-	23, // 77: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
-	25, // 78: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
-	27, // 79: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
-	29, // 80: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
-	31, // 81: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
-	33, // 82: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
-	35, // 83: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
-	37, // 84: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
-	50, // 85: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
-	40, // 86: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
-	44, // 87: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
-	46, // 88: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
-	48, // 89: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
-	52, // 90: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
-	58, // 91: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
-	56, // 92: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
-	54, // 93: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
-	72, // [72:94] is the sub-list for method output_type
-	50, // [50:72] is the sub-list for method input_type
+	51, // 68: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
+	53, // 69: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
+	59, // 70: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
+	57, // 71: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
+	55, // 72: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
+	13, // 73: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
+	15, // 74: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
+	17, // 75: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
+	19, // 76: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
+	21, // 77: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
+	23, // 78: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
+	25, // 79: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
+	27, // 80: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
+	29, // 81: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
+	31, // 82: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
+	33, // 83: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
+	35, // 84: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
+	37, // 85: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
+	50, // 86: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
+	40, // 87: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
+	44, // 88: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
+	46, // 89: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
+	48, // 90: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
+	52, // 91: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
+	54, // 92: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
+	60, // 93: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
+	58, // 94: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
+	56, // 95: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
+	73, // [73:96] is the sub-list for method output_type
+	50, // [50:73] is the sub-list for method input_type
 	50, // [50:50] is the sub-list for extension type_name
 	50, // [50:50] is the sub-list for extension extendee
 	0,  // [0:50] is the sub-list for field type_name
@@ -4803,10 +4904,10 @@ func file_noggin_v1_noggin_proto_init() {
 	file_noggin_v1_noggin_proto_msgTypes[38].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[42].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[43].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[59].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[60].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[64].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[65].OneofWrappers = []any{
+	file_noggin_v1_noggin_proto_msgTypes[61].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[62].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[66].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[67].OneofWrappers = []any{
 		(*ErrorDetail_Field_StringValue)(nil),
 		(*ErrorDetail_Field_IntValue)(nil),
 		(*ErrorDetail_Field_BoolValue)(nil),
@@ -4818,7 +4919,7 @@ func file_noggin_v1_noggin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_noggin_v1_noggin_proto_rawDesc), len(file_noggin_v1_noggin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   66,
+			NumMessages:   68,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

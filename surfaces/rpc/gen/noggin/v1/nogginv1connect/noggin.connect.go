@@ -87,6 +87,8 @@ const (
 	NogginServiceUndoProcedure = "/noggin.v1.NogginService/Undo"
 	// NogginServiceRedoProcedure is the fully-qualified name of the NogginService's Redo RPC.
 	NogginServiceRedoProcedure = "/noggin.v1.NogginService/Redo"
+	// NogginServiceListProcedure is the fully-qualified name of the NogginService's List RPC.
+	NogginServiceListProcedure = "/noggin.v1.NogginService/List"
 	// NogginServiceSnapshotProcedure is the fully-qualified name of the NogginService's Snapshot RPC.
 	NogginServiceSnapshotProcedure = "/noggin.v1.NogginService/Snapshot"
 	// NogginServiceCallProcedure is the fully-qualified name of the NogginService's Call RPC.
@@ -140,6 +142,9 @@ type NogginServiceClient interface {
 	// Redo applies again what the last undo took back, while no other write
 	// came after it.
 	Redo(context.Context, *connect.Request[v1.RedoRequest]) (*connect.Response[v1.RedoResponse], error)
+	// List names the noggins this server serves: the noggin files under its
+	// root directory, or the noggins of its team database. Never writes.
+	List(context.Context, *connect.Request[v1.ListRequest]) (*connect.Response[v1.ListResponse], error)
 	// Snapshot returns the whole current document.
 	Snapshot(context.Context, *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error)
 	// Call runs any verb with the arguments of its MCP tool (a JSON object;
@@ -288,6 +293,13 @@ func NewNogginServiceClient(httpClient connect.HTTPClient, baseURL string, opts 
 			connect.WithSchema(nogginServiceMethods.ByName("Redo")),
 			connect.WithClientOptions(opts...),
 		),
+		list: connect.NewClient[v1.ListRequest, v1.ListResponse](
+			httpClient,
+			baseURL+NogginServiceListProcedure,
+			connect.WithSchema(nogginServiceMethods.ByName("List")),
+			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+			connect.WithClientOptions(opts...),
+		),
 		snapshot: connect.NewClient[v1.SnapshotRequest, v1.SnapshotResponse](
 			httpClient,
 			baseURL+NogginServiceSnapshotProcedure,
@@ -336,6 +348,7 @@ type nogginServiceClient struct {
 	log       *connect.Client[v1.LogRequest, v1.LogResponse]
 	undo      *connect.Client[v1.UndoRequest, v1.UndoResponse]
 	redo      *connect.Client[v1.RedoRequest, v1.RedoResponse]
+	list      *connect.Client[v1.ListRequest, v1.ListResponse]
 	snapshot  *connect.Client[v1.SnapshotRequest, v1.SnapshotResponse]
 	call      *connect.Client[v1.CallRequest, v1.CallResponse]
 	run       *connect.Client[v1.RunRequest, v1.RunResponse]
@@ -432,6 +445,11 @@ func (c *nogginServiceClient) Redo(ctx context.Context, req *connect.Request[v1.
 	return c.redo.CallUnary(ctx, req)
 }
 
+// List calls noggin.v1.NogginService.List.
+func (c *nogginServiceClient) List(ctx context.Context, req *connect.Request[v1.ListRequest]) (*connect.Response[v1.ListResponse], error) {
+	return c.list.CallUnary(ctx, req)
+}
+
 // Snapshot calls noggin.v1.NogginService.Snapshot.
 func (c *nogginServiceClient) Snapshot(ctx context.Context, req *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error) {
 	return c.snapshot.CallUnary(ctx, req)
@@ -495,6 +513,9 @@ type NogginServiceHandler interface {
 	// Redo applies again what the last undo took back, while no other write
 	// came after it.
 	Redo(context.Context, *connect.Request[v1.RedoRequest]) (*connect.Response[v1.RedoResponse], error)
+	// List names the noggins this server serves: the noggin files under its
+	// root directory, or the noggins of its team database. Never writes.
+	List(context.Context, *connect.Request[v1.ListRequest]) (*connect.Response[v1.ListResponse], error)
 	// Snapshot returns the whole current document.
 	Snapshot(context.Context, *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error)
 	// Call runs any verb with the arguments of its MCP tool (a JSON object;
@@ -639,6 +660,13 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 		connect.WithSchema(nogginServiceMethods.ByName("Redo")),
 		connect.WithHandlerOptions(opts...),
 	)
+	nogginServiceListHandler := connect.NewUnaryHandler(
+		NogginServiceListProcedure,
+		svc.List,
+		connect.WithSchema(nogginServiceMethods.ByName("List")),
+		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+		connect.WithHandlerOptions(opts...),
+	)
 	nogginServiceSnapshotHandler := connect.NewUnaryHandler(
 		NogginServiceSnapshotProcedure,
 		svc.Snapshot,
@@ -702,6 +730,8 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 			nogginServiceUndoHandler.ServeHTTP(w, r)
 		case NogginServiceRedoProcedure:
 			nogginServiceRedoHandler.ServeHTTP(w, r)
+		case NogginServiceListProcedure:
+			nogginServiceListHandler.ServeHTTP(w, r)
 		case NogginServiceSnapshotProcedure:
 			nogginServiceSnapshotHandler.ServeHTTP(w, r)
 		case NogginServiceCallProcedure:
@@ -789,6 +819,10 @@ func (UnimplementedNogginServiceHandler) Undo(context.Context, *connect.Request[
 
 func (UnimplementedNogginServiceHandler) Redo(context.Context, *connect.Request[v1.RedoRequest]) (*connect.Response[v1.RedoResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Redo is not implemented"))
+}
+
+func (UnimplementedNogginServiceHandler) List(context.Context, *connect.Request[v1.ListRequest]) (*connect.Response[v1.ListResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.List is not implemented"))
 }
 
 func (UnimplementedNogginServiceHandler) Snapshot(context.Context, *connect.Request[v1.SnapshotRequest]) (*connect.Response[v1.SnapshotResponse], error) {

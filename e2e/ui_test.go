@@ -1,0 +1,630 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/noggin"
+)
+
+// The web view (noggin-rpc's /ui/), driven in Debian's Chromium, headless,
+// through the DevTools protocol. Without Chromium these tests skip, loudly;
+// with $NOGGIN_REQUIRE_CHROMIUM set (CI) they fail instead.
+
+// chromium finds the browser: $NOGGIN_CHROMIUM, else chromium on PATH.
+func chromium(tb testing.TB) string {
+	tb.Helper()
+	if p := os.Getenv("NOGGIN_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("NOGGIN_REQUIRE_CHROMIUM") != "" {
+		tb.Fatal("Chromium is required ($NOGGIN_REQUIRE_CHROMIUM) but not installed: apt-get install chromium")
+	}
+	tb.Skip("SKIPPED: the web view's browser tests need Chromium (apt-get install chromium)")
+	return ""
+}
+
+// void is an action that drops a's value.
+type void = chromedp.Action[chromedp.Void]
+
+func discard[T any](a chromedp.Action[T]) void {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := a(ctx, t)
+		return chromedp.Void{}, err
+	}
+}
+
+// dialogs counts the JavaScript dialogs (alert, confirm, prompt) that the
+// pages of a browser opened; each is dismissed.
+type dialogs struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (d *dialogs) count() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.n
+}
+
+// watch counts and dismisses the dialogs of the tab ctx.
+func (d *dialogs) watch(tb testing.TB, ctx context.Context) { //nolint:revive // tb first, like t
+	tb.Helper()
+	err := chromedp.Listen(ctx, func(ev any) {
+		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			d.mu.Lock()
+			d.n++
+			d.mu.Unlock()
+			go func() { _, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{}) }()
+		}
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// browser starts a headless Chromium for the test and returns a context
+// for its first tab, whose dialogs are counted.
+func browser(tb testing.TB, width, height int) (context.Context, *dialogs) {
+	tb.Helper()
+	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
+		chromedp.ExecPath(chromium(tb)),
+		chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.UserDataDir(tb.TempDir()),
+		chromedp.WindowSize(width, height),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(alloc)
+	tb.Cleanup(func() { cancelTab(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil { // starts the browser
+		tb.Fatal(err)
+	}
+	d := &dialogs{}
+	d.watch(tb, ctx)
+	return ctx, d
+}
+
+// run runs chromedp actions with a time limit.
+func run(tb testing.TB, ctx context.Context, actions ...void) { //nolint:revive // tb first, like t
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](tb testing.TB, ctx context.Context, expr string) T { //nolint:revive // tb first, like t
+	tb.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
+}
+
+// waitJS waits until the JavaScript expression is truthy in the page.
+func waitJS(expr string) void {
+	return discard(chromedp.Poll[any](expr, chromedp.WithPollingTimeout(15*time.Second)))
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x2028 || r == 0x2029 || r >= 0x7f && r < 0xa0:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// uiServer starts noggin-rpc over a fresh root holding the given files.
+func uiServer(tb testing.TB, files map[string][]byte, extraEnv ...string) (*RPCServer, string) {
+	tb.Helper()
+	root := tb.TempDir()
+	for name, data := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	bin := suite.bins[RPC]
+	if err := suite.buildErr[RPC]; err != nil {
+		tb.Fatal(err)
+	}
+	srv, err := StartRPCServer(bin, root, append(append(processEnv(true), "HOME="+root), extraEnv...))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(srv.Stop)
+	return srv, root
+}
+
+// cli runs the noggin CLI on a file, failing the test on a non-zero exit.
+func cli(tb testing.TB, file string, args ...string) {
+	tb.Helper()
+	c := exec.Command(suite.bins[CLI], append([]string{"--noggin", file}, args...)...)
+	c.Env = processEnv(true)
+	if out, err := c.CombinedOutput(); err != nil {
+		tb.Fatalf("noggin %v: %v\n%s", args, err, out)
+	}
+}
+
+// readDoc reads a noggin file.
+func readDoc(tb testing.TB, file string) *noggin.Document {
+	tb.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return noggin.NewDocument()
+	}
+	doc, err := codec.DecodeYAML(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return doc
+}
+
+// treeTitles is every title of doc in tree order, as the page's rows show
+// them when nothing is collapsed.
+func treeTitles(doc *noggin.Document) []string {
+	kids := map[string][]*noggin.Item{}
+	for _, it := range doc.Items {
+		kids[it.ParentKey] = append(kids[it.ParentKey], it)
+	}
+	var out []string
+	var walk func(parent string)
+	walk = func(parent string) {
+		for _, it := range kids[parent] {
+			out = append(out, oneLine(it.Title))
+			walk(it.Key)
+		}
+	}
+	walk("")
+	return out
+}
+
+// hidden matches what the page shows as \u{…} escapes (src/text.ts).
+var hidden = regexp.MustCompile(`[\x{0}-\x{8}\x{b}-\x{1f}\x{7f}-\x{9f}\x{61c}\x{200b}-\x{200f}\x{2028}-\x{202e}\x{2060}-\x{2069}\x{feff}]`)
+
+func escapeRune(s string) string { return fmt.Sprintf(`\u{%X}`, []rune(s)[0]) }
+
+// visibleText is the page's visible(): hidden characters escaped.
+func visibleText(s string) string { return hidden.ReplaceAllStringFunc(s, escapeRune) }
+
+var lineBreaks = regexp.MustCompile(`[\n\t]`)
+
+// oneLine is the page's oneLine(): newlines and tabs escaped too. A lone
+// surrogate (invalid UTF-8 here) shows as U+FFFD.
+func oneLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return lineBreaks.ReplaceAllStringFunc(visibleText(s), escapeRune)
+}
+
+const rowTitles = `[...document.querySelectorAll('.row:not([hidden])')].sort((a,b)=>a.getBoundingClientRect().top-b.getBoundingClientRect().top).map(r=>r.querySelector('.title').textContent)`
+
+// waitRows waits until the page's rows show titles (all rows in view).
+func waitRows(titles []string) void {
+	want := make([]string, len(titles))
+	for i, t := range titles {
+		want[i] = jsString(t)
+	}
+	return waitJS(`JSON.stringify(` + rowTitles + `) === JSON.stringify([` + strings.Join(want, ",") + `])`)
+}
+
+// press types keys into the focused element as a keyboard does: each key
+// one keyDown carrying its text, then keyUp (a keydown handler that calls
+// preventDefault keeps the text from being typed, as in a real browser).
+func press(keys string, mods ...chromedp.Modifier) void {
+	var bits int64
+	for _, m := range mods {
+		bits |= int64(m)
+	}
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		for _, r := range keys {
+			events := kb.Encode(r)
+			down, up := *events[0], *events[len(events)-1]
+			if len(events) == 3 && bits&^int64(chromedp.ModifierShift) == 0 {
+				down.Text, down.UnmodifiedText = events[1].Text, events[1].UnmodifiedText
+			}
+			down.Modifiers |= bits
+			up.Modifiers |= bits
+			for _, e := range []input.DispatchKeyEventParams{down, up} {
+				if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, e); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// selectTitle moves the selection with the keyboard (Home, then ↓) to the
+// row showing title.
+func selectTitle(tb testing.TB, ctx context.Context, title string) { //nolint:revive // tb first, like t
+	tb.Helper()
+	run(tb, ctx, press(kb.Home))
+	for range 60 {
+		if eval[string](tb, ctx, `document.querySelector('.row.selected .title')?.textContent ?? ""`) == title {
+			return
+		}
+		run(tb, ctx, press(kb.ArrowDown))
+	}
+	tb.Fatalf("no row titled %q", title)
+}
+
+// waitFile waits until the noggin file satisfies ok.
+func waitFile(tb testing.TB, file string, what string, ok func(*noggin.Document) bool) *noggin.Document {
+	tb.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		data, _ := os.ReadFile(file)
+		doc := readDoc(tb, file)
+		if ok(doc) {
+			return doc
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("the file never showed: %s\n%s", what, data)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func byTitle(doc *noggin.Document, title string) *noggin.Item {
+	for _, it := range doc.Items {
+		if it.Title == title {
+			return it
+		}
+	}
+	return nil
+}
+
+func TestUI(t *testing.T) {
+	chromium(t)
+	ctx, opened := browser(t, 1200, 800)
+	tab := func(t *testing.T) context.Context {
+		t.Helper()
+		c, cancel := chromedp.NewContext(ctx)
+		t.Cleanup(cancel)
+		if err := chromedp.Do(c); err != nil {
+			t.Fatal(err)
+		}
+		opened.watch(t, c)
+		return c
+	}
+
+	t.Run("list, then live update from the CLI keeping selection", func(t *testing.T) {
+		srv, root := uiServer(t, map[string][]byte{"work.yaml": []byte(fuzzFixture), "sub/x.txt": nil})
+		file := filepath.Join(root, "work.yaml")
+		c := tab(t)
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/"),
+			waitJS(`[...document.querySelectorAll('.list a')].map(a=>a.textContent).join()==="work.yaml"`))
+		link := eval[string](t, c, `document.querySelector('.list a').href`)
+		if link != "http://"+srv.Addr+"/ui/work.yaml" {
+			t.Fatalf("the list links to %q", link)
+		}
+		run(t, c, chromedp.Navigate(link), waitRows(treeTitles(readDoc(t, file))))
+		selectTitle(t, c, "beta")
+		cli(t, file, "note", "/1/1", "from the CLI") // writes by another process
+		cli(t, file, "add", "--before", "/1", "written elsewhere")
+		run(t, c, waitRows(treeTitles(readDoc(t, file))))
+		if sel := eval[string](t, c, `document.querySelector('.row.selected .title').textContent`); sel != "beta" {
+			t.Errorf("selection after an outside write: %q, want beta", sel)
+		}
+	})
+
+	t.Run("every verb by keyboard", func(t *testing.T) {
+		srv, root := uiServer(t, map[string][]byte{"work.yaml": []byte("schemaVersion: 1\nactive: null\nitems: []\n")})
+		file := filepath.Join(root, "work.yaml")
+		c := tab(t)
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/work.yaml"), waitJS(`document.querySelector('.page')?.dataset.items === "0"`),
+			chromedp.Focus(chromedp.CSS(".tree")))
+		step := func(what string, ok func(*noggin.Document) bool, keys ...void) {
+			t.Helper()
+			run(t, c, keys...)
+			doc := waitFile(t, file, what, ok)
+			run(t, c, waitRows(treeTitles(doc)))
+		}
+		active := func(d *noggin.Document) string {
+			for _, it := range d.Items {
+				if it.Key == d.Active {
+					return it.Title
+				}
+			}
+			return ""
+		}
+		parent := func(d *noggin.Document, title string) string {
+			it := byTitle(d, title)
+			if it == nil {
+				return "?"
+			}
+			for _, p := range d.Items {
+				if p.Key == it.ParentKey {
+					return p.Title
+				}
+			}
+			return ""
+		}
+		step("push first", func(d *noggin.Document) bool { return active(d) == "first" }, press("p"), press("first"), press(kb.Enter))
+		step("push second", func(d *noggin.Document) bool { return parent(d, "second") == "first" && active(d) == "second" },
+			press("p"), press("second"), press(kb.Enter))
+		selectTitle(t, c, "first")
+		step("add after first", func(d *noggin.Document) bool { return byTitle(d, "sibling") != nil && parent(d, "sibling") == "" },
+			press("s"), press("sibling"), press(kb.Enter))
+		selectTitle(t, c, "first")
+		step("add into first", func(d *noggin.Document) bool { return parent(d, "child") == "first" }, press("a"), press("child"), press(kb.Enter))
+		selectTitle(t, c, "child")
+		step("goto child", func(d *noggin.Document) bool { return active(d) == "child" }, press(kb.Enter))
+		selectTitle(t, c, "second")
+		step("done second", func(d *noggin.Document) bool { return byTitle(d, "second").Done }, press("d"))
+		selectTitle(t, c, "second")
+		step("reopen second", func(d *noggin.Document) bool { return !byTitle(d, "second").Done }, press("r"))
+		selectTitle(t, c, "second")
+		step("edit second", func(d *noggin.Document) bool { return byTitle(d, "renamed") != nil }, press("e"), press("renamed"), press(kb.Enter))
+		selectTitle(t, c, "renamed")
+		step("note on renamed", func(d *noggin.Document) bool {
+			it := byTitle(d, "renamed")
+			return len(it.Notes) > 0 && it.Notes[len(it.Notes)-1].Text == "a note"
+		}, press("n"), press("a note"), press(kb.Enter))
+		selectTitle(t, c, "renamed")
+		step("Alt+↓ moves after the next sibling", func(d *noggin.Document) bool {
+			kids := treeTitles(d)
+			return slices.Index(kids, "renamed") > slices.Index(kids, "child")
+		}, press(kb.ArrowDown, chromedp.ModifierAlt))
+		selectTitle(t, c, "renamed")
+		step("move into sibling", func(d *noggin.Document) bool { return parent(d, "renamed") == "sibling" }, press("m"), press("into /2"), press(kb.Enter))
+		selectTitle(t, c, "child")
+		step("goto child again", func(d *noggin.Document) bool { return active(d) == "child" }, press(kb.Enter))
+		step("pop closes the active item", func(d *noggin.Document) bool { return byTitle(d, "child").Done && active(d) == "first" }, press("o"))
+		run(t, c, press("/"), press("renamed"), press(kb.Enter),
+			waitJS(`[...document.querySelectorAll('.matches button')].map(b=>b.textContent).join() === "/2/1 renamed"`))
+		run(t, c, press("l"), waitJS(`document.querySelectorAll('.log li').length === 13`))
+		step("undo takes back the pop", func(d *noggin.Document) bool { return !byTitle(d, "child").Done }, press("z"))
+		step("redo applies it again", func(d *noggin.Document) bool { return byTitle(d, "child").Done }, press("y"))
+		selectTitle(t, c, "sibling")
+		step("delete with its subtree", func(d *noggin.Document) bool { return byTitle(d, "sibling") == nil && byTitle(d, "renamed") == nil },
+			press(kb.Delete), press("yes"), press(kb.Enter))
+		selectTitle(t, c, "first")
+		run(t, c, press("m"), press("into /9"), press(kb.Enter), waitJS(`document.querySelector('.alert').textContent.startsWith("move: path not found: /9")`))
+	})
+
+	t.Run("hostile text stays text", func(t *testing.T) {
+		titles := append(slices.Clone(HostileText),
+			`<img src=x onerror="alert(1)">`, `</script><script>alert(2)</script>`, `javascript:alert(3)`,
+			`<a href="javascript:alert(4)">link</a>`, `<b>bold</b> &amp; &lt;`, `<style>*{display:none}</style>`,
+			"\u202e\u2066\u2067 bidi", strings.Repeat("long ", 20000))
+		doc := noggin.NewDocument()
+		for i, title := range titles {
+			if title == "" {
+				continue
+			}
+			key := fmt.Sprintf("k-%04d", i)
+			at := "2026-01-01T00:00:00.000Z"
+			doc.Items = append(doc.Items, &noggin.Item{Key: key, Title: title, CreatedAt: &at,
+				Notes: []noggin.Note{{Timestamp: at, Text: title}}})
+		}
+		srv, _ := uiServer(t, map[string][]byte{"evil.yaml": codec.EncodeYAML(doc)})
+		c := tab(t)
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/evil.yaml"),
+			waitJS(fmt.Sprintf(`document.querySelector('.page')?.dataset.items === "%d"`, len(doc.Items))),
+			chromedp.Focus(chromedp.CSS(".tree")), press(kb.Home))
+		for i, it := range doc.Items {
+			type shown struct {
+				Row, Heading, Note string
+				Elements           int
+			}
+			got := eval[shown](t, c, `({Row: document.querySelector('.row.selected .title').textContent,
+				Heading: document.querySelector('.details h2').textContent,
+				Note: document.querySelector('.notes p').textContent,
+				Elements: document.querySelectorAll('.root img, .root script, .root style, .root iframe, .root b, .tree a, .details a').length})`)
+			if got.Row != oneLine(it.Title) || got.Heading != visibleText(strings.ToValidUTF8(it.Title, "\uFFFD")) ||
+				got.Note != visibleText(strings.ToValidUTF8(it.Title, "\uFFFD")) {
+				t.Errorf("item %d %q shows row %q, heading %q, note %q", i, it.Title, got.Row, got.Heading, got.Note)
+			}
+			if got.Elements != 0 {
+				t.Errorf("item %d %q made %d elements", i, it.Title, got.Elements)
+			}
+			run(t, c, press(kb.ArrowDown))
+		}
+		if n := opened.count(); n != 0 {
+			t.Errorf("%d dialogs opened", n)
+		}
+	})
+
+	t.Run("a token server asks for the token once per tab", func(t *testing.T) {
+		srv, _ := uiServer(t, map[string][]byte{"work.yaml": []byte(fuzzFixture)}, "NOGGIN_RPC_TOKEN="+remoteToken)
+		c := tab(t)
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/work.yaml"), waitJS(`document.querySelector('form.login') !== null`))
+		if rows := eval[int](t, c, `document.querySelectorAll('.row').length`); rows != 0 {
+			t.Fatalf("%d rows shown without the token", rows)
+		}
+		run(t, c, press("wrong-token"), press(kb.Enter), waitJS(`document.querySelector('form.login p')?.textContent.includes("refused")`),
+			press(remoteToken), press(kb.Enter), waitRows([]string{"root1", "alpha", "alpha-kid", "beta", "root2"}))
+		run(t, c, chromedp.Reload(), waitRows([]string{"root1", "alpha", "alpha-kid", "beta", "root2"}))
+		url, stored := eval[string](t, c, `location.href`), eval[string](t, c, `sessionStorage.getItem("noggin-token")`)
+		if strings.Contains(url, remoteToken) || stored != remoteToken {
+			t.Errorf("address %q, stored token %q", url, stored)
+		}
+	})
+
+	t.Run("noggin-rpc ui serves one noggin with a fresh token", func(t *testing.T) {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "mine.yaml")
+		if err := os.WriteFile(file, []byte(fuzzFixture), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(suite.bins[RPC], "ui")
+		cmd.Env = append(processEnv(true), "NOGGIN="+file)
+		dieWithParent(cmd)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		address, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		address = strings.TrimSpace(address)
+		m := regexp.MustCompile(`^http://127\.0\.0\.1:\d+/ui/mine\.yaml#token=([0-9a-f]{64})$`).FindStringSubmatch(address)
+		if m == nil {
+			t.Fatalf("printed %q", address)
+		}
+		c := tab(t)
+		run(t, c, chromedp.Navigate(address), waitRows([]string{"root1", "alpha", "alpha-kid", "beta", "root2"}))
+		if url := eval[string](t, c, `location.href`); strings.Contains(url, "token") {
+			t.Errorf("the token stayed in the address: %s", url)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "other.yaml"), []byte(fuzzFixture), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		base := strings.SplitN(address, "/ui/", 2)[0]
+		for _, call := range []struct{ auth, location string }{{"", "mine.yaml"}, {"Bearer " + m[1], "other.yaml"}} {
+			req, _ := http.NewRequest("POST", base+"/noggin.v1.NogginService/Snapshot", strings.NewReader(`{"location":"`+call.location+`"}`))
+			req.Header.Set("Content-Type", "application/json")
+			if call.auth != "" {
+				req.Header.Set("Authorization", call.auth)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				t.Errorf("%+v: a call without the token, or for another noggin, answered 200", call)
+			}
+		}
+	})
+
+	t.Run("10k items paint and stay usable", func(t *testing.T) {
+		srv, _ := uiServer(t, map[string][]byte{"big.yaml": GenerateNoggin(10000)})
+		c := tab(t)
+		start := time.Now()
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/big.yaml"), waitJS(`document.querySelector('.page')?.dataset.items === "10000" && document.querySelectorAll('.row:not([hidden])').length > 10`))
+		t.Logf("10k items painted %v after navigating (make bench-ui measures it)", time.Since(start).Round(time.Millisecond))
+		run(t, c, chromedp.Focus(chromedp.CSS(".tree")), press(kb.End),
+			waitJS(`document.querySelector('.row.selected .path')?.textContent.length > 0`))
+		if last := eval[int](t, c, `document.querySelectorAll('.row').length`); last > 200 {
+			t.Errorf("%d rows made for a 10k-item noggin: the list is not virtual", last)
+		}
+	})
+}
+
+// TestUIScreenshots writes the README's screenshots with -update.
+func TestUIScreenshots(t *testing.T) {
+	if !*update {
+		t.Skip("run with -update to rewrite docs/images/ui-*.png")
+	}
+	ctx, _ := browser(t, 1100, 560)
+	srv, _ := uiServer(t, map[string][]byte{"work.yaml": []byte(screenshotNoggin)})
+	for _, scheme := range []string{"light", "dark"} {
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+			t.Fatal(err)
+		}
+		run(t, ctx, chromedp.Navigate("http://"+srv.Addr+"/ui/work.yaml"), waitJS(`document.querySelector('.page')?.dataset.items === "7"`),
+			chromedp.Sleep(200*time.Millisecond))
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("..", "docs", "images", "ui-"+scheme+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const screenshotNoggin = `schemaVersion: 1
+active: k-3
+items:
+  - key: k-1
+    parentKey: null
+    title: Ship the storage rewrite
+    done: false
+    createdAt: '2026-12-01T09:00:00.000Z'
+    notes: []
+  - key: k-2
+    parentKey: k-1
+    title: Benchmark the write path
+    done: true
+    createdAt: '2026-12-01T09:10:00.000Z'
+    notes:
+      - timestamp: '2026-12-01T11:00:00.000Z'
+        text: 100k items push in 72 ms
+  - key: k-3
+    parentKey: k-1
+    title: Fix the flaky lock test
+    done: false
+    createdAt: '2026-12-01T09:20:00.000Z'
+    notes:
+      - timestamp: '2026-12-02T08:00:00.000Z'
+        text: |-
+          Fails one run in fifty under -race.
+          The stale-lock timer fires before the holder renews.
+      - timestamp: '2026-12-02T09:30:00.000Z'
+        text: Reproduced with SIGSTOP on the holder.
+  - key: k-4
+    parentKey: k-3
+    title: Read the original's lock code
+    done: false
+    createdAt: '2026-12-02T10:00:00.000Z'
+    notes: []
+  - key: k-5
+    parentKey: k-1
+    title: Update the migration guide
+    done: false
+    createdAt: '2026-12-01T09:30:00.000Z'
+    notes: []
+  - key: k-6
+    parentKey: null
+    title: Review the web view pull request
+    done: false
+    createdAt: '2026-12-03T14:00:00.000Z'
+    notes: []
+  - key: k-7
+    parentKey: k-6
+    title: Check the hostile-text corpus in Chromium
+    done: false
+    createdAt: '2026-12-03T14:05:00.000Z'
+    notes: []
+`

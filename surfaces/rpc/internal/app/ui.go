@@ -1,0 +1,118 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/store"
+	"github.com/noggin-go/noggin/surfaces/rpc/server"
+)
+
+// uiMain runs `noggin-rpc ui [--addr A] [--open] [LOCATION]`: the web view of
+// one noggin file (default: the CLI's, $NOGGIN or ~/.noggin.yaml) on a
+// loopback port, with a token made for this run. The address it prints
+// carries the token in its #fragment, which the browser keeps to itself:
+// the page moves it to the tab's sessionStorage and out of the address.
+func uiMain(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ui", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	addr := fs.String("addr", "127.0.0.1:0", "loopback listen address (default: a free port)")
+	open := fs.Bool("open", false, "open the page in the default browser")
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		fmt.Fprintln(stderr, "noggin-rpc: see noggin-rpc help")
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintln(stderr, "noggin-rpc: ui takes one location at most")
+		return 2
+	}
+	if !isLoopback(*addr) {
+		fmt.Fprintf(stderr, "noggin-rpc: ui listens on loopback only, not %s (serve a team with noggin-rpc serve)\n", noggin.Safe(*addr))
+		return 2
+	}
+	file, err := store.FilePath(store.Resolve(fs.Arg(0), getenv))
+	if err != nil {
+		fmt.Fprintf(stderr, "noggin-rpc: ui serves a noggin file: %s\n", noggin.Safe(err.Error()))
+		return 2
+	}
+	eng, err := noggin.EngineFromEnv(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+		return 2
+	}
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret) // never fails (crypto/rand)
+	token := hex.EncodeToString(secret)
+	name := filepath.Base(file)
+	only := &oneNoggin{Cache: store.NewCache(store.Options{Root: filepath.Dir(file)}), name: name}
+	srv, err := server.New(server.Config{Engine: eng, Opener: only, Token: token, Store: store.Options{Root: filepath.Dir(file)}})
+	if err != nil {
+		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+		return 1
+	}
+	page := fmt.Sprintf("http://%s/ui/%s#token=%s", ln.Addr(), url.PathEscape(name), token)
+	fmt.Fprintf(stderr, "noggin-rpc: the web view of %s (Ctrl-C stops it); open:\n", noggin.Safe(file))
+	fmt.Fprintln(stdout, page)
+	if *open {
+		if err := browse(page); err != nil {
+			fmt.Fprintf(stderr, "noggin-rpc: --open: %v (open the address above)\n", err)
+		}
+	}
+	if err := serve(ctx, ln, srv, nil, defaultTimeouts); err != nil {
+		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// oneNoggin serves a single noggin file of a directory: every other
+// location is refused.
+type oneNoggin struct {
+	*store.Cache
+	name string
+}
+
+func (o *oneNoggin) Open(ctx context.Context, location string) (noggin.Store, error) {
+	if strings.TrimSpace(location) != o.name {
+		return nil, noggin.NewError(noggin.CodeLocationRefused, noggin.F("location", location), noggin.F("detail", "this server serves "+o.name+" only"))
+	}
+	return o.Cache.Open(ctx, location)
+}
+
+func (o *oneNoggin) List(context.Context, int) ([]string, bool, error) {
+	return []string{o.name}, false, nil
+}
+
+// browse opens page in the desktop's browser.
+func browse(page string) error {
+	name := "xdg-open"
+	switch runtime.GOOS {
+	case "darwin":
+		name = "open"
+	case "windows":
+		return exec.Command("rundll32", "url.dll,FileProtocolHandler", page).Start()
+	}
+	return exec.Command(name, page).Start()
+}

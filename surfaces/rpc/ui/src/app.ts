@@ -1,0 +1,347 @@
+// The page of one noggin: the tree, the selected item's details, the verbs
+// by keyboard and by mouse, and live updates through Watch.
+import type { JsonObject } from "@bufbuild/protobuf";
+import { call, client, type Envelope, isAuthError, message } from "./api";
+import { Model, type Node } from "./model";
+import { el, oneLine, visible } from "./text";
+import { TreeView } from "./tree";
+
+interface Verb {
+  key: string; // the shortcut, as KeyboardEvent.key
+  label: string;
+  run: () => void;
+}
+
+export class NogginPage {
+  readonly el = el("div", "page");
+  private readonly tree: TreeView;
+  private readonly details = el("aside", "details");
+  private readonly status = el("span", "status", "connecting…");
+  private readonly alert = el("div", "alert");
+  private readonly bar = el("form", "bar");
+  private readonly verbs: Verb[];
+  private panel: "details" | "find" | "log" = "details";
+  private model: Model | null = null;
+  private pending: string | null = null; // the key to select once the stream has it
+
+  constructor(private readonly name: string, private readonly onAuth: () => void) {
+    this.tree = new TreeView((n, open) => (open ? this.run("goto", { path: this.path(n) }) : this.showDetails()));
+    this.alert.setAttribute("role", "alert");
+    this.bar.hidden = true;
+    const v = (key: string, label: string, run: () => void): Verb => ({ key, label, run });
+    this.verbs = [
+      v("p", "push", () => this.ask("Push a child of the active item:", "", (title) => this.run("push", { title }))),
+      v("a", "add", () => this.withSelected((n) => this.ask(`Add under ${this.path(n)}:`, "", (title) => this.run("add", { title, into: this.path(n) })))),
+      v("s", "add after", () => this.withSelected((n) => this.ask(`Add after ${this.path(n)}:`, "", (title) => this.run("add", { title, after: this.path(n) })))),
+      v("Enter", "goto", () => this.withSelected((n) => this.run("goto", { path: this.path(n) }))),
+      v("d", "done", () => this.withSelected((n) => this.run("done", { path: this.path(n) }))),
+      v("r", "reopen", () => this.withSelected((n) => this.run("edit", { path: this.path(n), state: "open" }))),
+      v("o", "pop", () => this.run("pop", {})),
+      v("e", "edit", () => this.withSelected((n) => this.ask(`New title of ${this.path(n)}:`, n.title, (title) => this.run("edit", { path: this.path(n), title })))),
+      v("n", "note", () => this.withSelected((n) => this.ask(`Note on ${this.path(n)}:`, "", (text) => this.run("note", { path: this.path(n), text })))),
+      v("m", "move", () => this.withSelected((n) => this.ask(`Move ${this.path(n)} (before, after or into a path, e.g. "into /2"):`, "", (where) => this.move(n, where)))),
+      v("Delete", "delete", () => this.withSelected((n) => this.confirmDelete(n))),
+      v("/", "find", () => this.ask("Find (every word, any case):", "", (query) => this.find(query))),
+      v("l", "log", () => void this.showLog()),
+      v("z", "undo", () => this.run("undo", {})),
+      v("y", "redo", () => this.run("redo", {})),
+    ];
+    const head = el("header");
+    const home = el("a", "home", "noggin");
+    home.href = "/ui/";
+    head.append(home, el("h1", "", oneLine(name)), this.status);
+    const tools = el("nav", "tools");
+    tools.setAttribute("aria-label", "verbs");
+    for (const verb of this.verbs) {
+      const b = el("button", "", verb.label);
+      b.type = "button";
+      b.title = `${verb.label} (${keyName(verb.key)})`;
+      b.dataset.verb = verb.label;
+      b.addEventListener("click", () => verb.run());
+      tools.append(b);
+    }
+    const keys = el("footer", "keys",
+      "↑↓ select · ←→ fold · " + this.verbs.map((x) => `${keyName(x.key)} ${x.label}`).join(" · ") + " · Alt+↑↓←→ move · Esc cancel");
+    const main = el("main");
+    main.append(this.tree.el, this.details);
+    this.el.append(head, tools, this.alert, this.bar, main, keys);
+    this.tree.el.addEventListener("keydown", (e) => this.key(e));
+    this.bar.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") this.closeBar();
+    });
+  }
+
+  /** start watches the noggin until the page goes. */
+  async start(): Promise<void> {
+    for (;;) {
+      try {
+        for await (const res of client.watch({ location: this.name })) {
+          if (res.error) this.say(res.error.message);
+          if (!res.document) continue;
+          this.model = new Model(res.document);
+          this.tree.show(this.model);
+          if (this.pending && this.model.byKey.has(this.pending)) {
+            this.tree.select(this.pending);
+            this.pending = null;
+          }
+          this.status.textContent = `live · ${this.model.size} items`;
+          this.el.dataset.items = String(this.model.size);
+          if (this.panel === "details") this.showDetails();
+        }
+      } catch (e) {
+        if (isAuthError(e)) {
+          this.onAuth();
+          return;
+        }
+        this.status.textContent = "reconnecting…";
+        this.say(message(e));
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  focus(): void {
+    this.tree.el.focus();
+  }
+
+  private path(n: Node): string {
+    return this.model!.path(n);
+  }
+
+  private withSelected(f: (n: Node) => void): void {
+    const n = this.tree.selectedNode();
+    if (n) f(n);
+    else this.say("Select an item first.");
+  }
+
+  private key(e: KeyboardEvent): void {
+    if (e.ctrlKey || e.metaKey) {
+      if (e.key === "z" || e.key === "y") {
+        e.preventDefault();
+        this.run(e.key === "z" && !e.shiftKey ? "undo" : "redo", {});
+      }
+      return;
+    }
+    const n = this.tree.selectedNode();
+    if (e.altKey && n && e.key.startsWith("Arrow")) {
+      e.preventDefault();
+      this.nudge(n, e.key);
+      return;
+    }
+    switch (e.key) {
+      case "ArrowDown": this.tree.step(1); break;
+      case "ArrowUp": this.tree.step(-1); break;
+      case "PageDown": this.tree.step(this.tree.pageRows()); break;
+      case "PageUp": this.tree.step(-this.tree.pageRows()); break;
+      case "Home": this.tree.step(-Infinity); break;
+      case "End": this.tree.step(Infinity); break;
+      case "ArrowRight":
+        if (n && n.children.length && this.tree.collapsed.has(n.key)) this.tree.toggle(n, true);
+        else this.tree.step(1);
+        break;
+      case "ArrowLeft":
+        if (n && n.children.length && !this.tree.collapsed.has(n.key)) this.tree.toggle(n, false);
+        else if (n?.parent) this.tree.select(n.parent.key);
+        break;
+      case "Escape": this.panel = "details"; break;
+      case "Backspace": this.verbs.find((v) => v.label === "delete")!.run(); break;
+      default: {
+        const verb = this.verbs.find((v) => v.key === e.key);
+        if (!verb) return;
+        verb.run();
+      }
+    }
+    e.preventDefault();
+    if (this.panel === "details") this.showDetails();
+  }
+
+  /** nudge moves n one step: Alt+↑ before its previous sibling, Alt+↓ after its next, Alt+← after its parent, Alt+→ into its previous sibling. */
+  private nudge(n: Node, key: string): void {
+    const siblings = n.parent ? n.parent.children : this.model!.roots;
+    const prev = siblings[n.index - 2];
+    const next = siblings[n.index];
+    const to: JsonObject | null =
+      key === "ArrowUp" && prev ? { before: this.path(prev) }
+      : key === "ArrowDown" && next ? { after: this.path(next) }
+      : key === "ArrowLeft" && n.parent ? { after: this.path(n.parent) }
+      : key === "ArrowRight" && prev ? { into: this.path(prev) }
+      : null;
+    if (to) this.run("move", { path: this.path(n), ...to });
+  }
+
+  private move(n: Node, where: string): void {
+    const m = /^\s*(before|after|into)\s+(\S+)\s*$/.exec(where);
+    if (!m) {
+      this.say('Say where: "before PATH", "after PATH" or "into PATH".');
+      return;
+    }
+    this.run("move", { path: this.path(n), [m[1]]: m[2] });
+  }
+
+  private confirmDelete(n: Node): void {
+    const below = this.model!.descendants(n);
+    const what = below ? `${this.path(n)} and the ${below} items under it` : this.path(n);
+    this.ask(`Delete ${what}? Type "yes":`, "", (answer) => {
+      if (answer.trim().toLowerCase() === "yes") this.run("delete", { path: this.path(n), recursive: below > 0 });
+    });
+  }
+
+  /** run calls a verb on this noggin; the Watch stream brings the change. */
+  private run(verb: string, args: JsonObject): void {
+    call(verb, { noggin: this.name, ...args })
+      .then((env) => this.answered(env))
+      .catch((e) => (isAuthError(e) ? this.onAuth() : this.say(message(e))));
+  }
+
+  private answered(env: Envelope): Envelope {
+    if (env.status === "error") this.say(env.error?.message ?? "failed");
+    else this.say("");
+    const target: unknown = env.data?.targetKey ?? env.data?.view?.targetKey;
+    if (env.status === "ok" && typeof target === "string" && env.verb !== "note" && env.verb !== "edit") {
+      // The new, moved or now active item is selected once the stream has it.
+      if (this.model?.byKey.has(target)) this.tree.select(target);
+      else this.pending = target;
+      this.showDetails();
+    }
+    if (this.panel === "log") void this.showLog();
+    return env;
+  }
+
+  private say(text: string): void {
+    this.alert.textContent = visible(text);
+    this.alert.hidden = !text;
+  }
+
+  /** ask shows the bar with a question; answer gets the non-empty reply. */
+  private ask(question: string, initial: string, answer: (reply: string) => void): void {
+    this.bar.replaceChildren();
+    const label = el("label", "", visible(question));
+    const input = el("input");
+    input.value = initial;
+    input.setAttribute("aria-label", question);
+    const ok = el("button", "", "OK");
+    const cancel = el("button", "", "Cancel");
+    cancel.type = "button";
+    cancel.addEventListener("click", () => this.closeBar());
+    label.append(input);
+    this.bar.append(label, ok, cancel);
+    this.bar.onsubmit = (e) => {
+      e.preventDefault();
+      const reply = input.value;
+      this.closeBar();
+      if (reply !== "") answer(reply);
+    };
+    this.bar.hidden = false;
+    input.focus();
+    input.select();
+  }
+
+  private closeBar(): void {
+    this.bar.hidden = true;
+    this.bar.replaceChildren();
+    this.focus();
+  }
+
+  private showDetails(): void {
+    this.panel = "details";
+    const n = this.tree.selectedNode();
+    const d = this.details;
+    d.replaceChildren();
+    if (!n || !this.model) {
+      d.append(el("p", "empty", this.model?.size ? "Nothing selected." : "This noggin is empty: p pushes the first item."));
+      return;
+    }
+    d.append(el("h2", "", visible(n.title)));
+    const facts = el("dl");
+    const fact = (k: string, v: string) => facts.append(el("dt", "", k), el("dd", "", v));
+    fact("path", this.path(n));
+    fact("state", (n.done ? "done" : "open") + (n.key === this.model.active ? ", active" : ""));
+    if (n.createdAt) fact("created", n.createdAt);
+    fact("key", n.key);
+    d.append(facts);
+    const notes = el("ol", "notes");
+    for (const note of n.notes) {
+      const li = el("li");
+      li.append(el("time", "", note.timestamp ?? "—"), el("p", "", visible(note.text)));
+      notes.append(li);
+    }
+    d.append(el("h3", "", n.notes.length ? `Notes (${n.notes.length})` : "No notes"), notes);
+    const form = el("form", "note-form");
+    const text = el("textarea");
+    text.rows = 3;
+    text.setAttribute("aria-label", "new note");
+    const add = el("button", "", "Add note");
+    form.append(text, add);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (text.value.trim() !== "") this.run("note", { path: this.path(n), text: text.value });
+    });
+    d.append(form);
+  }
+
+  private async find(query: string): Promise<void> {
+    const env = await call("find", { noggin: this.name, query }).catch((e) => ({ status: "error", verb: "find", error: { code: "", message: message(e) } }) as Envelope);
+    if (env.status === "error") {
+      this.say(env.error?.message ?? "find failed");
+      return;
+    }
+    this.say("");
+    this.panel = "find";
+    const d = this.details;
+    d.replaceChildren(el("h2", "", `Found ${env.data.total} for “${oneLine(query)}”`));
+    const list = el("ol", "matches");
+    for (const m of env.data.matches as { key: string; path: string; title: string; done?: boolean }[]) {
+      const li = el("li");
+      const b = el("button", "link", `${m.path} ${m.done ? "✓ " : ""}${oneLine(m.title)}`);
+      b.type = "button";
+      b.addEventListener("click", () => {
+        this.tree.select(m.key);
+        this.showDetails();
+        this.focus();
+      });
+      li.append(b);
+      list.append(li);
+    }
+    d.append(list, this.closeButton());
+  }
+
+  private async showLog(): Promise<void> {
+    const env = await call("log", { noggin: this.name, limit: 50 }).catch((e) => ({ status: "error", verb: "log", error: { code: "", message: message(e) } }) as Envelope);
+    if (env.status === "error") {
+      this.say(env.error?.message ?? "log failed");
+      return;
+    }
+    this.panel = "log";
+    const d = this.details;
+    d.replaceChildren(el("h2", "", "History"));
+    const undo = el("button", "", "Undo (z)");
+    undo.type = "button";
+    undo.addEventListener("click", () => this.run("undo", {}));
+    const redo = el("button", "", "Redo (y)");
+    redo.type = "button";
+    redo.addEventListener("click", () => this.run("redo", {}));
+    d.append(undo, redo);
+    const list = el("ol", "log");
+    for (const e of env.data.entries as { seq: number; time: string; verb: string; summary: string }[]) {
+      const li = el("li");
+      li.append(el("time", "", e.time), el("span", "verb", e.verb), el("span", "", visible(e.summary)));
+      list.append(li);
+    }
+    if (env.data.missing) list.append(el("li", "", "No history yet."));
+    d.append(list, this.closeButton());
+  }
+
+  private closeButton(): HTMLElement {
+    const b = el("button", "", "Close (Esc)");
+    b.type = "button";
+    b.addEventListener("click", () => {
+      this.showDetails();
+      this.focus();
+    });
+    return b;
+  }
+}
+
+function keyName(k: string): string {
+  return k === "Enter" ? "Enter" : k === "Delete" ? "Del" : k;
+}

@@ -1,0 +1,80 @@
+// The web view of noggin-rpc: /ui/ lists the served noggins, /ui/NAME opens
+// one. A token server's token is asked once per tab (or comes in the
+// address's #token= fragment from `noggin-rpc ui`, which is never sent to
+// the server) and kept in sessionStorage.
+import { client, isAuthError, message, token } from "./api";
+import { NogginPage } from "./app";
+import { el, oneLine } from "./text";
+
+const root = el("div", "root");
+document.body.append(root);
+
+function takeFragmentToken(): void {
+  const m = /^#token=(.+)$/.exec(location.hash);
+  if (!m) return;
+  token.set(decodeURIComponent(m[1]));
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+function nogginName(): string | null {
+  const rest = location.pathname.replace(/^\/ui\/?/, "");
+  if (rest === "") return null;
+  return rest.split("/").map(decodeURIComponent).join("/");
+}
+
+function login(refused: boolean): void {
+  const form = el("form", "login");
+  form.append(el("h1", "", "noggin"), el("p", "", refused && token.get() ? "That token was refused. Enter the server's token:" : "This server needs its token:"));
+  const input = el("input");
+  input.type = "password";
+  input.autocomplete = "off";
+  input.setAttribute("aria-label", "token");
+  const go = el("button", "", "Open");
+  form.append(input, go);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    token.set(input.value);
+    void start();
+  });
+  root.replaceChildren(form);
+  input.focus();
+}
+
+async function listPage(): Promise<void> {
+  const res = await client.list({});
+  const page = el("div", "list");
+  page.append(el("h1", "", "noggin"), el("p", "", res.names.length ? "The noggins this server serves:" : "This server serves no noggin yet."));
+  const ul = el("ul");
+  for (const name of res.names) {
+    const a = el("a", "", oneLine(name));
+    a.href = "/ui/" + name.split("/").map(encodeURIComponent).join("/");
+    const li = el("li");
+    li.append(a);
+    ul.append(li);
+  }
+  page.append(ul);
+  if (res.truncated) page.append(el("p", "", "(and more)"));
+  root.replaceChildren(page);
+}
+
+async function start(): Promise<void> {
+  const name = nogginName();
+  try {
+    if (name === null) {
+      await listPage();
+      return;
+    }
+    await client.list({}); // asks for the token before anything else
+    const page = new NogginPage(name, () => login(true));
+    document.title = oneLine(name) + " · noggin";
+    root.replaceChildren(page.el);
+    page.focus();
+    void page.start();
+  } catch (e) {
+    if (isAuthError(e)) login(token.get() !== null);
+    else root.replaceChildren(el("p", "alert", message(e)));
+  }
+}
+
+takeFragmentToken();
+void start();

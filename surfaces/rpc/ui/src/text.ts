@@ -1,0 +1,28 @@
+// Agent-written text is shown as text: every node gets it through
+// textContent, never as markup, and the characters that would hide or
+// reorder what the reader sees (controls, bidi overrides and isolates,
+// invisible marks) are shown as \u{…} escapes instead.
+
+const hidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
+
+function escape(c: string): string {
+  return "\\u{" + c.codePointAt(0)!.toString(16).toUpperCase() + "}";
+}
+
+/** visible is s with hidden characters escaped; newlines and tabs stay. */
+export function visible(s: string): string {
+  return s.replace(hidden, escape);
+}
+
+/** oneLine is visible(s) for a row: newlines and tabs escaped too. */
+export function oneLine(s: string): string {
+  return visible(s).replace(/[\n\t]/g, escape);
+}
+
+/** el makes an element with a class and, optionally, text. */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}

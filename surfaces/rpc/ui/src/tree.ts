@@ -1,0 +1,147 @@
+// The tree: a virtual list that makes elements only for the rows in view,
+// so that a 100k-item noggin scrolls as a small one does.
+import type { Model, Node } from "./model";
+import { el, oneLine } from "./text";
+
+const rowHeight = 28;
+const overscan = 10;
+
+export class TreeView {
+  readonly el = el("div", "tree");
+  private readonly spacer = el("div", "spacer");
+  private rowsEl: HTMLElement[] = [];
+  model: Model | null = null;
+  rows: Node[] = [];
+  readonly collapsed = new Set<string>();
+  selected: string | null = null;
+  private spine = new Set<string>();
+  private frame = 0;
+
+  constructor(private readonly onPick: (n: Node, open: boolean) => void) {
+    this.el.tabIndex = 0;
+    this.el.setAttribute("role", "tree");
+    this.el.setAttribute("aria-label", "items");
+    this.el.append(this.spacer);
+    this.el.addEventListener("scroll", () => this.schedule());
+    new ResizeObserver(() => this.schedule()).observe(this.el);
+    this.el.addEventListener("click", (e) => this.click(e, false));
+    this.el.addEventListener("dblclick", (e) => this.click(e, true));
+  }
+
+  /** show lays out a (new) model, keeping the selection, the collapsed items and the scroll position. */
+  show(model: Model): void {
+    this.model = model;
+    this.spine = model.spine();
+    if (this.selected === null || !model.byKey.has(this.selected)) {
+      this.selected = model.active ?? model.roots[0]?.key ?? null;
+    }
+    this.relayout();
+  }
+
+  relayout(): void {
+    if (!this.model) return;
+    this.rows = this.model.rows(this.collapsed);
+    this.spacer.style.height = this.rows.length * rowHeight + "px";
+    this.paint();
+  }
+
+  selectedNode(): Node | null {
+    return this.selected === null ? null : this.model?.byKey.get(this.selected) ?? null;
+  }
+
+  /** select makes key the selection, opening its ancestors and scrolling it into view. */
+  select(key: string): void {
+    const n = this.model?.byKey.get(key);
+    if (!n) return;
+    let opened = false;
+    for (let p = n.parent; p; p = p.parent) opened = this.collapsed.delete(p.key) || opened;
+    this.selected = key;
+    if (opened) this.relayout();
+    this.reveal();
+    this.paint();
+  }
+
+  /** step moves the selection by delta rows. */
+  step(delta: number): void {
+    if (!this.rows.length) return;
+    const i = this.rows.findIndex((r) => r.key === this.selected);
+    const j = Math.max(0, Math.min(this.rows.length - 1, (i < 0 ? 0 : i) + delta));
+    this.selected = this.rows[j].key;
+    this.reveal();
+    this.paint();
+  }
+
+  /** toggle collapses or expands n (open: true expands, false collapses). */
+  toggle(n: Node, open?: boolean): void {
+    const wasOpen = !this.collapsed.has(n.key);
+    if ((open ?? !wasOpen) === wasOpen || !n.children.length) return;
+    if (wasOpen) this.collapsed.add(n.key);
+    else this.collapsed.delete(n.key);
+    this.relayout();
+  }
+
+  pageRows(): number {
+    return Math.max(1, Math.floor(this.el.clientHeight / rowHeight) - 1);
+  }
+
+  private reveal(): void {
+    const i = this.rows.findIndex((r) => r.key === this.selected);
+    if (i < 0) return;
+    const top = i * rowHeight;
+    if (top < this.el.scrollTop) this.el.scrollTop = top;
+    else if (top + rowHeight > this.el.scrollTop + this.el.clientHeight) this.el.scrollTop = top + rowHeight - this.el.clientHeight;
+  }
+
+  private schedule(): void {
+    if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.paint(); });
+  }
+
+  private click(e: MouseEvent, open: boolean): void {
+    const row = (e.target as HTMLElement).closest<HTMLElement>(".row");
+    const n = row?.dataset.key ? this.model?.byKey.get(row.dataset.key) : undefined;
+    if (!n) return;
+    if ((e.target as HTMLElement).classList.contains("twisty")) {
+      this.toggle(n);
+      return;
+    }
+    this.selected = n.key;
+    this.paint();
+    this.onPick(n, open);
+  }
+
+  /** paint fills the rows in view, reusing their elements. */
+  paint(): void {
+    const model = this.model;
+    if (!model) return;
+    const first = Math.max(0, Math.floor(this.el.scrollTop / rowHeight) - overscan);
+    const last = Math.min(this.rows.length, Math.ceil((this.el.scrollTop + this.el.clientHeight) / rowHeight) + overscan);
+    const need = Math.max(0, last - first);
+    while (this.rowsEl.length < need) {
+      const r = el("div", "row");
+      r.setAttribute("role", "treeitem");
+      r.append(el("span", "twisty"), el("span", "path"), el("span", "mark"), el("span", "title"), el("span", "badge"));
+      this.el.append(r);
+      this.rowsEl.push(r);
+    }
+    this.rowsEl.forEach((r, k) => {
+      const n = this.rows[first + k];
+      r.hidden = !n || k >= need;
+      if (r.hidden) return;
+      const [twisty, path, mark, title, badge] = r.children as unknown as HTMLElement[];
+      r.dataset.key = n.key;
+      r.style.transform = `translateY(${(first + k) * rowHeight}px)`;
+      r.style.paddingLeft = 8 + Math.min(n.depth, 40) * 18 + "px";
+      r.className = "row" + (n.done ? " done" : "") + (this.spine.has(n.key) ? " spine" : "") +
+        (n.key === model.active ? " active" : "") + (n.key === this.selected ? " selected" : "");
+      r.setAttribute("aria-level", String(n.depth + 1));
+      r.setAttribute("aria-selected", String(n.key === this.selected));
+      if (n.children.length) r.setAttribute("aria-expanded", String(!this.collapsed.has(n.key)));
+      else r.removeAttribute("aria-expanded");
+      twisty.textContent = n.children.length ? (this.collapsed.has(n.key) ? "▸" : "▾") : "";
+      path.textContent = model.path(n);
+      mark.textContent = (n.key === model.active ? "● " : "") + (n.done ? "✓" : "");
+      title.textContent = oneLine(n.title);
+      badge.textContent = n.notes.length ? "✎ " + n.notes.length : "";
+    });
+  }
+}
