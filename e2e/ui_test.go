@@ -555,7 +555,7 @@ func TestUIScreenshots(t *testing.T) {
 	if !*update {
 		t.Skip("run with -update to rewrite docs/images/ui-*.png")
 	}
-	ctx, _ := browser(t, 1100, 560)
+	ctx, _ := browser(t, 1100, 700)
 	srv, _ := uiServer(t, map[string][]byte{"work.yaml": []byte(screenshotNoggin)})
 	for _, scheme := range []string{"light", "dark"} {
 		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -228,5 +229,33 @@ items:
 	}
 	if _, err := db.Export(ctx, "nothing.yaml"); err != pgstore.ErrNotFound {
 		t.Fatalf("export of a missing noggin: %v", err)
+	}
+}
+
+// TestList: the database's noggins by name, bytewise sorted, at most max.
+func TestList(t *testing.T) {
+	db, _ := newDB(t)
+	ctx := context.Background()
+	for _, name := range []string{"team.yaml", "B.yaml", "a/b.yaml", "émoji.yaml"} {
+		if err := db.Import(ctx, name, noggin.NewDocument(), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		max       int
+		want      []string
+		truncated bool
+	}{
+		{10, []string{"B.yaml", "a/b.yaml", "team.yaml", "émoji.yaml"}, false},
+		{4, []string{"B.yaml", "a/b.yaml", "team.yaml", "émoji.yaml"}, false},
+		{2, []string{"B.yaml", "a/b.yaml"}, true},
+	} {
+		got, truncated, err := db.List(ctx, tc.max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, tc.want) || truncated != tc.truncated {
+			t.Errorf("List(%d) = %q, %v; want %q, %v", tc.max, got, truncated, tc.want, tc.truncated)
+		}
 	}
 }

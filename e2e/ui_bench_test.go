@@ -1,0 +1,76 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// BenchmarkUIPaint: from navigating to /ui/NAME until the rows of a noggin
+// of 1k, 10k and 100k items are painted (the page's script loaded, the
+// Watch stream's first document decoded, the tree laid out), in headless
+// Chromium. The noggins are $NOGGIN_UI_NOGGINS/n1k.yaml, n10k.yaml and
+// n100k.yaml when set (make bench-ui: bench's generated noggins, as in
+// bench-report), else GenerateNoggin's.
+func BenchmarkUIPaint(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			data := GenerateNoggin(n)
+			if dir := os.Getenv("NOGGIN_UI_NOGGINS"); dir != "" {
+				var err error
+				if data, err = os.ReadFile(filepath.Join(dir, fmt.Sprintf("n%dk.yaml", n/1000))); err != nil {
+					b.Fatal(err)
+				}
+			}
+			ctx, _ := browser(b, 1200, 800)
+			srv, _ := uiServer(b, map[string][]byte{"big.yaml": data})
+			for b.Loop() {
+				tab, cancel := chromedp.NewContext(ctx)
+				run(b, tab, chromedp.Navigate("http://"+srv.Addr+"/ui/big.yaml"),
+					waitJS(fmt.Sprintf(`document.querySelector('.page')?.dataset.items === "%d" && document.querySelectorAll('.row:not([hidden])').length > 10`, n)))
+				cancel()
+			}
+		})
+	}
+}
+
+// BenchmarkUILiveUpdate: from the end of a CLI write (noggin add) until the
+// page shows the new item; ns/op is the mean, median-ms the median.
+// make bench-ui runs it 20 times.
+func BenchmarkUILiveUpdate(b *testing.B) {
+	ctx, _ := browser(b, 1200, 1400)
+	srv, root := uiServer(b, map[string][]byte{"work.yaml": []byte(fuzzFixture)})
+	file := filepath.Join(root, "work.yaml")
+	run(b, ctx, chromedp.Navigate("http://"+srv.Addr+"/ui/work.yaml"), waitJS(`document.querySelector('.page')?.dataset.items === "5"`))
+	var delays []time.Duration
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		i++
+		title := fmt.Sprintf("written by the CLI %d", i)
+		c := exec.Command(suite.bins[CLI], "--noggin", file, "add", title)
+		c.Env = processEnv(true)
+		if out, err := c.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+		b.StartTimer()
+		start := time.Now()
+		wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		_, err := chromedp.Run(wctx, chromedp.Poll[any](fmt.Sprintf(`[...document.querySelectorAll('.row:not([hidden]) .title')].some(e => e.textContent === %s)`, jsString(title)),
+			chromedp.WithPollingMutation()))
+		cancel()
+		if err != nil {
+			b.Fatal(err)
+		}
+		delays = append(delays, time.Since(start))
+	}
+	slices.Sort(delays)
+	b.ReportMetric(float64(delays[len(delays)/2].Microseconds())/1000, "median-ms")
+}
