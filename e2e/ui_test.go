@@ -287,7 +287,8 @@ func selectTitle(tb testing.TB, ctx context.Context, title string) { //nolint:re
 		}
 		run(tb, ctx, press(kb.ArrowDown))
 	}
-	tb.Fatalf("no row titled %q", title)
+	tb.Fatalf("no row titled %q; focus on %s, rows %s", title, eval[string](tb, ctx, `document.activeElement.outerHTML.slice(0, 120)`),
+		eval[string](tb, ctx, `JSON.stringify(`+rowTitles+`)`))
 }
 
 // waitFile waits until the noggin file satisfies ok.
@@ -350,6 +351,38 @@ func TestUI(t *testing.T) {
 		}
 	})
 
+	t.Run("a write above keeps the place", func(t *testing.T) {
+		srv, root := uiServer(t, map[string][]byte{"big.yaml": GenerateNoggin(500)})
+		file := filepath.Join(root, "big.yaml")
+		c := tab(t)
+		topRow := `[...document.querySelectorAll('.row:not([hidden])')].find(r => r.getBoundingClientRect().top >= document.querySelector('.tree').getBoundingClientRect().top - 1)?.querySelector('.title').textContent`
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/big.yaml"), waitJS(`document.querySelector('.page')?.dataset.items === "500"`),
+			discard(chromedp.Evaluate[any](`document.querySelector('.tree').scrollTop = 28 * 200`)), chromedp.Sleep(100*time.Millisecond))
+		before := eval[string](t, c, topRow)
+		cli(t, file, "add", "--before", "/1", "inserted above")
+		run(t, c, waitJS(`document.querySelector('.page')?.dataset.items === "501"`))
+		if after := eval[string](t, c, topRow); after != before || before == "" {
+			t.Errorf("top row %q before an insert above it, %q after", before, after)
+		}
+	})
+
+	t.Run("a phone's width", func(t *testing.T) {
+		srv, _ := uiServer(t, map[string][]byte{"work.yaml": []byte(fuzzFixture)})
+		c := tab(t)
+		if _, err := chromedp.Call(c, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: 390, Height: 800, DeviceScaleFactor: 2, Mobile: true}); err != nil {
+			t.Fatal(err)
+		}
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/work.yaml"), waitRows([]string{"root1", "alpha", "alpha-kid", "beta", "root2"}))
+		type layout struct{ Scroll, Width, TreeHeight, DetailsHeight float64 }
+		got := eval[layout](t, c, `({Scroll: document.documentElement.scrollWidth, Width: innerWidth,
+			TreeHeight: document.querySelector('.tree').getBoundingClientRect().height,
+			DetailsHeight: document.querySelector('.details').getBoundingClientRect().height})`)
+		if got.Scroll > got.Width || got.TreeHeight < 100 || got.DetailsHeight < 100 {
+			t.Errorf("at 390 px: %+v (the page scrolls sideways, or a pane has no room)", got)
+		}
+	})
+
 	t.Run("every verb by keyboard", func(t *testing.T) {
 		srv, root := uiServer(t, map[string][]byte{"work.yaml": []byte("schemaVersion: 1\nactive: null\nitems: []\n")})
 		file := filepath.Join(root, "work.yaml")
@@ -388,6 +421,11 @@ func TestUI(t *testing.T) {
 		selectTitle(t, c, "first")
 		step("add after first", func(d *noggin.Document) bool { return byTitle(d, "sibling") != nil && parent(d, "sibling") == "" },
 			press("s"), press("sibling"), press(kb.Enter))
+		selectTitle(t, c, "sibling")
+		step("add before sibling", func(d *noggin.Document) bool {
+			kids := treeTitles(d)
+			return parent(d, "between") == "" && slices.Index(kids, "between") == slices.Index(kids, "sibling")-1
+		}, press("b"), press("between"), press(kb.Enter))
 		selectTitle(t, c, "first")
 		step("add into first", func(d *noggin.Document) bool { return parent(d, "child") == "first" }, press("a"), press("child"), press(kb.Enter))
 		selectTitle(t, c, "child")
@@ -406,21 +444,24 @@ func TestUI(t *testing.T) {
 		selectTitle(t, c, "renamed")
 		step("Alt+↓ moves after the next sibling", func(d *noggin.Document) bool {
 			kids := treeTitles(d)
-			return slices.Index(kids, "renamed") > slices.Index(kids, "child")
+			return slices.Index(kids, "renamed") > slices.Index(kids, "child") && parent(d, "renamed") == "first"
 		}, press(kb.ArrowDown, chromedp.ModifierAlt))
 		selectTitle(t, c, "renamed")
-		step("move into sibling", func(d *noggin.Document) bool { return parent(d, "renamed") == "sibling" }, press("m"), press("into /2"), press(kb.Enter))
+		step("move into sibling", func(d *noggin.Document) bool { return parent(d, "renamed") == "sibling" }, press("m"), press("into /3"), press(kb.Enter))
 		selectTitle(t, c, "child")
 		step("goto child again", func(d *noggin.Document) bool { return active(d) == "child" }, press(kb.Enter))
 		step("pop closes the active item", func(d *noggin.Document) bool { return byTitle(d, "child").Done && active(d) == "first" }, press("o"))
 		run(t, c, press("/"), press("renamed"), press(kb.Enter),
-			waitJS(`[...document.querySelectorAll('.matches button')].map(b=>b.textContent).join() === "/2/1 renamed"`))
-		run(t, c, press("l"), waitJS(`document.querySelectorAll('.log li').length === 13`))
+			waitJS(`[...document.querySelectorAll('.matches button')].map(b=>b.textContent).join() === "/3/1 renamed"`))
+		run(t, c, press("l"), waitJS(`document.querySelectorAll('.log li').length === 14`))
 		step("undo takes back the pop", func(d *noggin.Document) bool { return !byTitle(d, "child").Done }, press("z"))
 		step("redo applies it again", func(d *noggin.Document) bool { return byTitle(d, "child").Done }, press("y"))
 		selectTitle(t, c, "sibling")
 		step("delete with its subtree", func(d *noggin.Document) bool { return byTitle(d, "sibling") == nil && byTitle(d, "renamed") == nil },
 			press(kb.Delete), press("yes"), press(kb.Enter))
+		step("by mouse: a row, then a button", func(d *noggin.Document) bool { return !byTitle(d, "child").Done },
+			chromedp.Click(chromedp.CSS(".row[data-key='"+byTitle(readDoc(t, file), "child").Key+"'] .title")),
+			chromedp.Click(chromedp.CSS("button[data-verb='reopen']")))
 		selectTitle(t, c, "first")
 		run(t, c, press("m"), press("into /9"), press(kb.Enter), waitJS(`document.querySelector('.alert').textContent.startsWith("move: path not found: /9")`))
 	})

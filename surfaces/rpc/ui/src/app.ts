@@ -33,6 +33,7 @@ export class NogginPage {
       v("p", "push", () => this.ask("Push a child of the active item:", "", (title) => this.run("push", { title }))),
       v("a", "add", () => this.withSelected((n) => this.ask(`Add under ${this.path(n)}:`, "", (title) => this.run("add", { title, into: this.path(n) })))),
       v("s", "add after", () => this.withSelected((n) => this.ask(`Add after ${this.path(n)}:`, "", (title) => this.run("add", { title, after: this.path(n) })))),
+      v("b", "add before", () => this.withSelected((n) => this.ask(`Add before ${this.path(n)}:`, "", (title) => this.run("add", { title, before: this.path(n) })))),
       v("Enter", "goto", () => this.withSelected((n) => this.run("goto", { path: this.path(n) }))),
       v("d", "done", () => this.withSelected((n) => this.run("done", { path: this.path(n) }))),
       v("r", "reopen", () => this.withSelected((n) => this.run("edit", { path: this.path(n), state: "open" }))),
@@ -57,7 +58,10 @@ export class NogginPage {
       b.type = "button";
       b.title = `${verb.label} (${keyName(verb.key)})`;
       b.dataset.verb = verb.label;
-      b.addEventListener("click", () => verb.run());
+      b.addEventListener("click", () => {
+        verb.run();
+        if (this.bar.hidden) this.focus(); // the keys go on working
+      });
       tools.append(b);
     }
     const keys = el("footer", "keys",

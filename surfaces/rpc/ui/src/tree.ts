@@ -28,14 +28,22 @@ export class TreeView {
     this.el.addEventListener("dblclick", (e) => this.click(e, true));
   }
 
-  /** show lays out a (new) model, keeping the selection, the collapsed items and the scroll position. */
+  /** show lays out a (new) model, keeping the selection, the collapsed items and the place: the row at the top stays there. */
   show(model: Model): void {
+    const top = Math.floor(this.el.scrollTop / rowHeight);
+    const anchor = this.rows[top]?.key;
+    const offset = this.el.scrollTop - top * rowHeight;
     this.model = model;
     this.spine = model.spine();
     if (this.selected === null || !model.byKey.has(this.selected)) {
       this.selected = model.active ?? model.roots[0]?.key ?? null;
     }
     this.relayout();
+    const at = anchor === undefined ? -1 : this.rows.findIndex((r) => r.key === anchor);
+    if (at >= 0 && at !== top) {
+      this.el.scrollTop = at * rowHeight + offset;
+      this.paint();
+    }
   }
 
   relayout(): void {
