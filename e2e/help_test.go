@@ -25,7 +25,7 @@ func TestEveryHelp(t *testing.T) {
 			call{CLI, []string{"help", v}, "noggin " + v + " - "})
 	}
 	calls = append(calls, call{CLI, []string{"--help"}, "noggin — "}, call{CLI, []string{"help"}, "noggin — "})
-	for _, c := range []string{"serve", "import", "export"} {
+	for _, c := range []string{"serve", "ui", "import", "export"} {
 		calls = append(calls,
 			call{RPC, []string{c, "--help"}, "noggin-rpc " + c},
 			call{RPC, []string{"help", c}, "noggin-rpc " + c})

@@ -72,7 +72,7 @@ func (d *dialogs) count() int {
 }
 
 // watch counts and dismisses the dialogs of the tab ctx.
-func (d *dialogs) watch(tb testing.TB, ctx context.Context) { //nolint:revive // tb first, like t
+func (d *dialogs) watch(tb testing.TB, ctx context.Context) {
 	tb.Helper()
 	err := chromedp.Listen(ctx, func(ev any) {
 		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
@@ -111,7 +111,7 @@ func browser(tb testing.TB, width, height int) (context.Context, *dialogs) {
 }
 
 // run runs chromedp actions with a time limit.
-func run(tb testing.TB, ctx context.Context, actions ...void) { //nolint:revive // tb first, like t
+func run(tb testing.TB, ctx context.Context, actions ...void) {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -121,7 +121,7 @@ func run(tb testing.TB, ctx context.Context, actions ...void) { //nolint:revive 
 }
 
 // eval evaluates a JavaScript expression in the page.
-func eval[T any](tb testing.TB, ctx context.Context, expr string) T { //nolint:revive // tb first, like t
+func eval[T any](tb testing.TB, ctx context.Context, expr string) T {
 	tb.Helper()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
 	if err != nil {
@@ -278,7 +278,7 @@ func press(keys string, mods ...chromedp.Modifier) void {
 
 // selectTitle moves the selection with the keyboard (Home, then ↓) to the
 // row showing title.
-func selectTitle(tb testing.TB, ctx context.Context, title string) { //nolint:revive // tb first, like t
+func selectTitle(tb testing.TB, ctx context.Context, title string) {
 	tb.Helper()
 	run(tb, ctx, press(kb.Home))
 	for range 60 {

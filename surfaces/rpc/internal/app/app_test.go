@@ -47,6 +47,10 @@ func TestRunRefusals(t *testing.T) {
 		{[]string{"serve", "--tls-cert", "c.pem", "--root", t.TempDir()}, 2, "go together"},
 		{[]string{"serve", "--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem", "--root", t.TempDir()}, 2, "TLS"},
 		{[]string{"serve", "--token", "a", "--token-file", "f", "--root", t.TempDir()}, 2, "exclude each other"},
+		{[]string{"ui", "--addr", "0.0.0.0:0", "n.yaml"}, 2, "loopback only"},
+		{[]string{"ui", "a.yaml", "b.yaml"}, 2, "one location at most"},
+		{[]string{"ui", "https://example.com/team.yaml"}, 2, "ui serves a noggin file"},
+		{[]string{"ui", "--frobnicate"}, 2, "see noggin-rpc help"},
 	} {
 		var out, errb bytes.Buffer
 		if code := Main(context.Background(), tc.args, env, &out, &errb); code != tc.code || !strings.Contains(errb.String(), tc.msg) {
