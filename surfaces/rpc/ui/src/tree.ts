@@ -33,12 +33,18 @@ export class TreeView {
     const top = Math.floor(this.el.scrollTop / rowHeight);
     const anchor = this.rows[top]?.key;
     const offset = this.el.scrollTop - top * rowHeight;
+    const first = this.model === null;
     this.model = model;
     this.spine = model.spine();
     if (this.selected === null || !model.byKey.has(this.selected)) {
       this.selected = model.active ?? model.roots[0]?.key ?? null;
     }
     this.relayout();
+    if (first) {
+      this.reveal(); // the active item, where the work is
+      this.paint();
+      return;
+    }
     const at = anchor === undefined ? -1 : this.rows.findIndex((r) => r.key === anchor);
     if (at >= 0 && at !== top) {
       this.el.scrollTop = at * rowHeight + offset;
