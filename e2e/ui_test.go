@@ -276,11 +276,15 @@ func press(keys string, mods ...chromedp.Modifier) void {
 	})
 }
 
+// answered waits until every verb the page sent has its answer (which
+// may select the verb's target).
+var answered = waitJS(`(document.querySelector('.page')?.dataset.calls ?? "0") === "0"`)
+
 // selectTitle moves the selection with the keyboard (Home, then ↓) to the
 // row showing title.
 func selectTitle(tb testing.TB, ctx context.Context, title string) {
 	tb.Helper()
-	run(tb, ctx, press(kb.Home))
+	run(tb, ctx, answered, press(kb.Home))
 	for range 60 {
 		if eval[string](tb, ctx, `document.querySelector('.row.selected .title')?.textContent ?? ""`) == title {
 			return
@@ -393,7 +397,7 @@ func TestUI(t *testing.T) {
 			t.Helper()
 			run(t, c, keys...)
 			doc := waitFile(t, file, what, ok)
-			run(t, c, waitRows(treeTitles(doc)))
+			run(t, c, waitRows(treeTitles(doc)), answered)
 		}
 		active := func(d *noggin.Document) string {
 			for _, it := range d.Items {
@@ -574,6 +578,33 @@ func TestUI(t *testing.T) {
 			if resp.StatusCode == http.StatusOK {
 				t.Errorf("%+v: a call without the token, or for another noggin, answered 200", call)
 			}
+		}
+	})
+
+	t.Run("noggin-rpc ui on a fresh machine: one command, then the page", func(t *testing.T) {
+		home := t.TempDir()
+		cmd := exec.Command(suite.bins[RPC], "ui")
+		cmd.Env = append(processEnv(true), "HOME="+home) // no $NOGGIN, no ~/.noggin.yaml yet
+		dieWithParent(cmd)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		address, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := tab(t)
+		run(t, c, chromedp.Navigate(strings.TrimSpace(address)),
+			waitJS(`document.querySelector('.details .empty')?.textContent.startsWith("This noggin is empty")`),
+			chromedp.Focus(chromedp.CSS(".tree")), press("p"), press("first thing"), press(kb.Enter),
+			waitRows([]string{"first thing"}))
+		if doc := readDoc(t, filepath.Join(home, ".noggin.yaml")); len(doc.Items) != 1 || doc.Items[0].Title != "first thing" {
+			t.Errorf("~/.noggin.yaml holds %d items", len(doc.Items))
 		}
 	})
 

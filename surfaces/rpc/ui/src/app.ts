@@ -23,6 +23,7 @@ export class NogginPage {
   private panel: "details" | "find" | "log" = "details";
   private model: Model | null = null;
   private pending: string | null = null; // the key to select once the stream has it
+  private calls = 0; // verbs sent and not yet answered (data-calls, for tests and styles)
 
   constructor(private readonly name: string, private readonly onAuth: () => void) {
     this.tree = new TreeView((n, open) => (open ? this.run("goto", { path: this.path(n) }) : this.showDetails()));
@@ -192,9 +193,11 @@ export class NogginPage {
 
   /** run calls a verb on this noggin; the Watch stream brings the change. */
   private run(verb: string, args: JsonObject): void {
+    this.el.dataset.calls = String(++this.calls);
     call(verb, { noggin: this.name, ...args })
       .then((env) => this.answered(env))
-      .catch((e) => (isAuthError(e) ? this.onAuth() : this.say(message(e))));
+      .catch((e) => (isAuthError(e) ? this.onAuth() : this.say(message(e))))
+      .finally(() => (this.el.dataset.calls = String(--this.calls)));
   }
 
   private answered(env: Envelope): Envelope {
