@@ -50,7 +50,8 @@ func filePerm(st stamp) fs.FileMode {
 }
 
 // fileStore is the file provider: one noggin file, its parsed document
-// cached and re-read when the file changes.
+// cached and re-read when the file changes. What a one-shot store and a
+// long-lived one do differently is their fileMode (filemode.go).
 type fileStore struct {
 	location string // as supplied (Describe)
 	abs      string // absolute file path (watching)
@@ -59,11 +60,11 @@ type fileStore struct {
 	base     string // directory relative names are shown against ("" = none)
 	fsy      fsys
 	jsonFile bool
-	mapFiles bool            // Options.MapFiles
-	items    codec.ItemCache // where the items last written lie in the file (under wmu)
-	// itemsDigest is the digest of what items last wrote ("" when that
-	// write did not complete): only bytes with this digest are copied
-	// from (under wmu).
+	mode     fileMode        // one-shot or long-lived (Options.MapFiles)
+	items    codec.ItemCache // long-lived: where the items last written lie in the file (under wmu)
+	// itemsDigest (long-lived) is the digest of what items last wrote (""
+	// when that write did not complete): only bytes with this digest are
+	// copied from (under wmu).
 	itemsDigest string
 	journal     journalTail  // the history as this store last appended to it (under wmu)
 	requests    requestIndex // the request ids of the history (under wmu; see recorded)
@@ -76,21 +77,22 @@ type fileStore struct {
 	mu     sync.Mutex // guards the fields below
 	loaded bool
 	doc    *noggin.Document
-	// raw is the file's bytes as doc was read from them, in a one-shot
-	// process (MapFiles) only: a long-lived store keeps their digest, and
-	// maps the file when it needs them (see fileHolds), so that a large
-	// noggin is not held in memory twice.
+	// raw (one-shot) is the file's bytes as doc was read from them: a
+	// long-lived store keeps their digest, and maps the file when it needs
+	// them (see fileHolds), so that a large noggin is not held in memory
+	// twice.
 	raw []byte
-	// src places doc's items in raw, for a write that copies the unchanged
-	// ones (one-shot processes only; nil when unknown).
+	// src (one-shot) places doc's items in raw, for a write that copies
+	// the unchanged ones (nil when unknown).
 	src *codec.Source
-	// mapped: raw maps the file whose stamp is st.
+	// mapped (one-shot): raw maps the file whose stamp is st.
 	mapped bool
-	// rawDoc: raw is not kept; the file holds exactly encode(doc) (this
-	// store wrote it), which cachedRawLocked rebuilds when it is needed.
+	// rawDoc (one-shot): raw is not kept; the file holds exactly
+	// encode(doc) (this store wrote it), which cachedRawLocked rebuilds
+	// when it is needed.
 	rawDoc bool
-	// lazy: doc comes from a lazy read (LoadLazy), or a write on one; it
-	// is not indexed whole (its verb looks up a few items).
+	// lazy (one-shot): doc comes from a lazy read (LoadLazy), or a write
+	// on one; it is not indexed whole (its verb looks up a few items).
 	lazy bool
 	st   stamp
 	// digest is the history's digest (current scheme) of the file as doc
@@ -115,8 +117,11 @@ type fileStore struct {
 func newFileStore(location, abs, shown, name, base string, fsy fsys, o Options) *fileStore {
 	s := &fileStore{
 		location: location, abs: abs, shown: shown, name: name, base: base, fsy: fsy,
-		jsonFile: strings.EqualFold(filepath.Ext(abs), ".json"), mapFiles: o.MapFiles,
+		jsonFile: strings.EqualFold(filepath.Ext(abs), ".json"), mode: longLived{},
 		timeout: o.LockTimeout, poll: o.PollInterval, wmu: newTurn(), observe: o.Observe,
+	}
+	if o.MapFiles {
+		s.mode = oneShot{}
 	}
 	if s.timeout <= 0 {
 		s.timeout = defaultLockTimeout
@@ -159,12 +164,12 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	if statErr == nil && s.failErr != nil && st == s.failSt && s.failAt.UnixNano()-st.mtime >= int64(racyWindow) {
 		return nil, s.failErr
 	}
-	if s.loaded && !s.mapped && s.unchangedLocked() {
+	if s.loaded && !s.mapped && s.mode.unchanged(s) {
 		s.st, s.checked = st, now
 		s.failErr = nil
 		return s.doc, nil
 	}
-	f, err := s.load()
+	f, err := s.mode.load(s)
 	if err != nil {
 		if statErr == nil {
 			fresh := s.failErr == nil || st != s.failSt || err.Error() != s.failErr.Error()
@@ -193,12 +198,7 @@ func (s *fileStore) racy() bool {
 // and tells watchers what changed (only a non-empty diff is an event).
 func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, digest string, st stamp, now time.Time) {
 	prev, had := s.doc, s.loaded
-	if !s.mapFiles {
-		if digest == "" {
-			digest = digestOf(raw)
-		}
-		raw = nil
-	}
+	raw, digest = s.mode.keep(raw, digest)
 	s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
 	s.digest, s.src, s.mapped = digest, nil, false
 	// Index the document now (reusing the key map CheckKeys built): verbs
@@ -253,38 +253,6 @@ type loadedFile struct {
 	digest string
 }
 
-// load reads and decodes the file.
-func (s *fileStore) load() (f loadedFile, err error) {
-	if !s.mapFiles {
-		if f, ok, err := s.loadDropping(); ok {
-			return f, err
-		}
-		f.raw, _, err = s.read(false)
-		if err != nil {
-			return loadedFile{}, err
-		}
-		f.doc, _, err = s.decode(f.raw, false)
-		f.digest, f.raw = digestOf(f.raw), nil
-		return f, err
-	}
-	f.raw, f.mapped, err = s.read(s.mapFiles)
-	if err != nil {
-		return loadedFile{}, err
-	}
-	if f.mapped {
-		if guard(func() { f.doc, f.src, err = s.decode(f.raw, true) }) {
-			return f, err
-		}
-		// The file shrank while mapped (rewritten in place): read it.
-		f.mapped = false
-		if f.raw, _, err = s.read(false); err != nil {
-			return loadedFile{}, err
-		}
-	}
-	f.doc, f.src, err = s.decode(f.raw, false)
-	return f, err
-}
-
 // loadDropping is load in a long-lived store: it maps the file, works out
 // its digest, reads its document, dropping each page once read (see
 // dropPages), and unmaps it. The file's bytes never enter the heap: read
@@ -315,7 +283,7 @@ func (s *fileStore) loadDropping() (f loadedFile, ok bool, err error) {
 	}
 	if !guard(func() {
 		f.digest = digestLike(m, "", dropPages)
-		f.doc, _, err = s.decode(m, true)
+		f.doc, _, err = s.decode(m, true, false)
 	}) {
 		return loadedFile{}, false, nil
 	}
@@ -335,10 +303,10 @@ func (s *fileStore) refused(err error) error {
 }
 
 // decode parses the file's bytes: JSON for .json files, else YAML. Load
-// errors of the document get data.path. A one-shot process (MapFiles)
-// also gets the Source of a YAML file, for its write; when raw maps the
-// file, the pages read (and later copied) are dropped as it goes.
-func (s *fileStore) decode(raw []byte, mapped bool) (*noggin.Document, *codec.Source, error) {
+// errors of the document get data.path. withSource also gets the Source
+// of a YAML file, for a one-shot store's write; when raw maps the file,
+// the pages read (and later copied) are dropped as it goes.
+func (s *fileStore) decode(raw []byte, mapped, withSource bool) (*noggin.Document, *codec.Source, error) {
 	if raw == nil { // missing file
 		return noggin.NewDocument(), nil, nil
 	}
@@ -352,7 +320,7 @@ func (s *fileStore) decode(raw []byte, mapped bool) (*noggin.Document, *codec.So
 	switch {
 	case s.jsonFile:
 		doc, err = codec.DecodeJSON(raw)
-	case s.mapFiles:
+	case withSource:
 		doc, src, err = codec.DecodeYAMLSource(raw, release)
 	default:
 		doc, err = codec.DecodeYAMLReleasing(raw, release)

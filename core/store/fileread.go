@@ -15,30 +15,14 @@ import (
 )
 
 // sameFile reports whether the file holds exactly want (a missing file
-// counts as empty, as bytes.Equal(nil, empty) does). It reads the file
-// through the small buffer *scratch (allocated on first use) instead of a
-// document-sized one: a fresh process pays for every page it touches. Any
-// failure is false; the caller then reads the file and sees the failure.
+// counts as empty, as bytes.Equal(nil, empty) does), for a one-shot store,
+// which has the bytes. It reads the file through the small buffer
+// *scratch (allocated on first use) instead of a document-sized one: a
+// fresh process pays for every page it touches. Any failure is false; the
+// caller then reads the file and sees the failure.
 func (s *fileStore) sameFile(want []byte, scratch *[]byte) (same bool) {
-	if !s.mapFiles {
-		return s.compareFile(want, scratch)
-	}
 	// want may map a file that shrank since: a fault means "differs".
 	guard(func() { same = s.compareFile(want, scratch) })
-	return same
-}
-
-// unchangedLocked reports whether the file still holds the bytes the
-// cached document was read from or written as: compared with them in a
-// one-shot store, which has them; by digest in a long-lived one.
-func (s *fileStore) unchangedLocked() bool {
-	if s.mapFiles {
-		return s.sameFile(s.cachedRawLocked(), &s.scratch)
-	}
-	b, mapped, same := s.fileHolds(s.digest, false, &s.scratch)
-	if mapped {
-		unmapFile(b)
-	}
 	return same
 }
 
@@ -152,17 +136,6 @@ var crcX2n = func() (t [32]uint32) {
 	}
 	return t
 }()
-
-// digestCachedLocked is the digest, in the scheme of like, of the bytes the
-// cached document was read from or written as. A long-lived store works
-// out another scheme's digest (an older build's journal) from the file,
-// while the file still holds those bytes ("" once it does not).
-func (s *fileStore) digestCachedLocked(like string) string {
-	if s.mapFiles {
-		return s.digestRaw(s.cachedRawLocked(), s.mapped, like)
-	}
-	return s.digestFile(s.digest, like, &s.scratch)
-}
 
 // digestFile is the digest, in the scheme of like, of the bytes whose
 // current-scheme digest is d: d itself, or worked out from the file while

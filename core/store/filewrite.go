@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -95,7 +94,7 @@ func (s *fileStore) planCached(w noggin.Write) (*noggin.Document, *noggin.Histor
 			return "" // changed meanwhile: the locked pass plans again
 		}
 		if !sameScheme(s.digest, like) || s.digest == "" {
-			d := s.digestCachedLocked(like)
+			d := s.mode.digestCached(s, like)
 			if !sameScheme(d, "") {
 				return d
 			}
@@ -146,16 +145,9 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 		s.mu.Unlock()
 		return c.doc, nil
 	}
-	// The file's digest, the journal entry's before: a one-shot process
-	// works it out from the file's bytes, on another goroutine while it
-	// applies the ops and writes (a long-lived store keeps it).
-	before := h.Digest
-	if s.mapFiles {
-		digest := make(chan string, 1)
-		go func() { digest <- h.Digest() }()
-		before = sync.OnceValue(func() string { return <-digest })
-		defer before() // on every return: the digest reads the mapping
-	}
+	// The file's digest, the journal entry's before.
+	before := s.mode.before(h)
+	defer before() // on every return: a one-shot store's digest reads the mapping
 	next, err := noggin.Apply(c.doc, ops)
 	if err != nil {
 		return nil, err
@@ -201,15 +193,12 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 		}
 		return nil, s.writeErr(err)
 	}
-	if !s.mapFiles && !s.jsonFile {
-		s.itemsDigest = after
-	}
 	st, _ = s.stat()
 	s.mu.Lock()
 	s.failErr = nil
 	s.lazy = c.lazy
 	s.replaceLocked(next, nil, after, st, time.Now())
-	s.rawDoc = s.mapFiles // the file is encode(next), rebuilt on demand
+	s.mode.written(s, after)
 	s.mu.Unlock()
 	return next, nil
 }
@@ -253,27 +242,21 @@ func (s *fileStore) current(st stamp, statErr error) (current, error) {
 	s.mu.Lock()
 	c := current{doc: s.doc, src: s.src, digest: s.digest, lazy: s.lazy}
 	loaded := s.loaded
-	if loaded && s.mapFiles {
-		c.raw = s.cachedRawLocked()
+	if loaded {
+		s.mode.current(s, &c)
 	}
 	// A mapping shows the file's current bytes, not those the document was
 	// read from: comparing it with the file proves nothing. The stamp
 	// decides: the same file (inode, size, times) is unchanged.
-	mapped := s.mapped
-	same := loaded && mapped && statErr == nil && st == s.st
+	same := loaded && s.mapped && statErr == nil && st == s.st
 	s.mu.Unlock()
-	c.rawMapped = mapped
-	switch {
-	case loaded && !mapped && s.mapFiles:
-		same = s.sameFile(c.raw, &s.wscratch)
-	case loaded && !s.mapFiles:
-		keep := !s.jsonFile && c.digest == s.itemsDigest
-		c.last, c.lastMapped, same = s.fileHolds(c.digest, keep, &s.wscratch)
+	if loaded && !same {
+		same = s.mode.holds(s, &c)
 	}
 	if same {
 		return c, nil
 	}
-	f, err := s.load()
+	f, err := s.mode.load(s)
 	if err != nil {
 		return c, err
 	}
@@ -286,12 +269,7 @@ func (s *fileStore) current(st stamp, statErr error) (current, error) {
 // replan plans w again on the file as the write found it (c), with its
 // history; a request already recorded answers instead (hold).
 func (s *fileStore) replan(w noggin.Write, hold *noggin.Receipt, c current) (*noggin.History, []noggin.Op, error) {
-	h := noggin.NewHistory(s.readHistory, func(like string) string {
-		if !s.mapFiles { // a long-lived store keeps the digest, not the bytes
-			return s.digestFile(c.digest, like, &s.wscratch)
-		}
-		return s.digestRaw(c.raw, c.rawMapped, like)
-	})
+	h := noggin.NewHistory(s.readHistory, func(like string) string { return s.mode.digest(s, c, like) })
 	if hold != nil {
 		if err := s.recorded(hold.ID, h.DigestLike); err != nil {
 			return nil, nil, err
@@ -388,44 +366,14 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 	return digest, nil
 }
 
-// encodeInto writes doc into f, the new file: copying the unchanged items
+// encodeInto writes doc into w, the new file: copying the unchanged items
 // from src or last when that copy is sound (see writeAtomic), else
 // encoding every item.
-func (s *fileStore) encodeInto(f *summed, doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp) (err error) {
-	switch {
-	case s.jsonFile:
-		return codec.WriteJSON(f, doc)
-	case src != nil && guard(func() {
-		if beforeSplice != nil {
-			beforeSplice()
-		}
-		err = codec.WriteYAMLFrom(f, doc, src)
-	}) && s.unchanged(st) && trusted():
-		return err
-	case !s.mapFiles && guard(func() {
-		if beforeSplice != nil && last != nil {
-			beforeSplice()
-		}
-		var release func(from, to int) // never drop pages of the heap
-		if lastMapped {
-			release = func(from, to int) { dropPages(last[from:to]) }
-		}
-		err = s.items.WriteYAML(f, doc, last, release)
-	}) && (last == nil || s.unchanged(st)):
-		return err
+func (s *fileStore) encodeInto(w *summed, doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp) error {
+	if s.jsonFile {
+		return codec.WriteJSON(w, doc)
 	}
-	if src != nil || last != nil { // the copy was not sound: start again, encoding all
-		if err = f.restart(); err != nil {
-			return err
-		}
-	}
-	if !s.mapFiles {
-		return s.items.WriteYAML(f, doc, nil, nil)
-	}
-	if err = decodeAll(doc); err != nil { // a lazy read's items, to encode
-		return err
-	}
-	return codec.WriteYAML(f, doc)
+	return s.mode.encode(s, w, doc, src, trusted, last, lastMapped, st)
 }
 
 // replaceWith commits the write (its journal entry) and renames tmp over

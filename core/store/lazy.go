@@ -34,7 +34,7 @@ type LazyLoader interface {
 // encoder's layout, its items copied as they are by a write, and the
 // journal's last after taken as the file's digest (a write's before).
 func (s *fileStore) LoadLazy(ctx context.Context) (*noggin.Document, error) {
-	if !s.mapFiles || s.jsonFile {
+	if _, one := s.mode.(oneShot); !one || s.jsonFile {
 		return s.Load(ctx)
 	}
 	if err := noggin.Cancelled(ctx); err != nil {
