@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"os"
 	"testing"
 )
@@ -13,7 +14,7 @@ func TestCRC32DroppingFault(t *testing.T) {
 	if err := os.Truncate(p, int64(n*2/3)); err != nil {
 		t.Fatal(err)
 	}
-	if guard(func() { crc32Dropping(m) }) {
+	if mmap.Guard(func() { crc32Dropping(m) }) {
 		t.Fatal("reading past the end of the cut file did not fault")
 	}
 }

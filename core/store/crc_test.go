@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"hash/crc32"
 	"math/rand"
 	"os"
@@ -116,7 +117,7 @@ func TestCRC32Dropping(t *testing.T) {
 		r.Read(b)
 		m, _ := mapTestFile(t, b)
 		var got uint32
-		if !guard(func() { got = crc32Dropping(m) }) {
+		if !mmap.Guard(func() { got = crc32Dropping(m) }) {
 			t.Fatalf("%d bytes: faulted", n)
 		}
 		if want := crc32.ChecksumIEEE(b); got != want {
@@ -126,7 +127,7 @@ func TestCRC32Dropping(t *testing.T) {
 }
 
 // mapTestFile writes data to a new file and maps it as a store does
-// (mapFileLazily), until the test ends; it skips the test where files
+// (mmap.MapLazily), until the test ends; it skips the test where files
 // cannot be mapped. It returns the mapping and the file's path.
 func mapTestFile(tb testing.TB, data []byte) ([]byte, string) {
 	tb.Helper()
@@ -138,12 +139,12 @@ func mapTestFile(tb testing.TB, data []byte) ([]byte, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, ok := mapFileLazily(f, len(data))
+	m, ok := mmap.MapLazily(f, len(data))
 	_ = f.Close()
 	if !ok {
 		tb.Skip("no mapping")
 	}
-	tb.Cleanup(func() { unmapFile(m) })
+	tb.Cleanup(func() { mmap.Unmap(m) })
 	return m, p
 }
 
@@ -166,12 +167,12 @@ func BenchmarkCRC32Dropping(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(n))
 			for b.Loop() {
-				m, ok := mapFileLazily(f, n)
+				m, ok := mmap.MapLazily(f, n)
 				if !ok {
 					b.Skip("no mapping")
 				}
 				_ = c.sum(m)
-				unmapFile(m)
+				mmap.Unmap(m)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -255,7 +256,7 @@ type loadedFile struct {
 
 // loadDropping is load in a long-lived store: it maps the file, works out
 // its digest, reads its document, dropping each page once read (see
-// dropPages), and unmaps it. The file's bytes never enter the heap: read
+// mmap.Drop), and unmaps it. The file's bytes never enter the heap: read
 // there, a large noggin's first load would hold it twice, and the
 // collector would let the heap grow to twice that before it ran. The
 // digest comes first: a tool that rewrites the file in place while it is
@@ -273,16 +274,16 @@ func (s *fileStore) loadDropping() (f loadedFile, ok bool, err error) {
 	if serr != nil || !fi.Mode().IsRegular() {
 		return f, false, nil
 	}
-	m, mapped := mapFileLazily(file, int(fi.Size()))
+	m, mapped := mmap.MapLazily(file, int(fi.Size()))
 	if !mapped {
 		return f, false, nil
 	}
-	defer unmapFile(m)
+	defer mmap.Unmap(m)
 	if afterMap != nil {
 		afterMap()
 	}
-	if !guard(func() {
-		f.digest = digestLike(m, "", dropPages)
+	if !mmap.Guard(func() {
+		f.digest = digestLike(m, "", mmap.Drop)
 		f.doc, _, err = s.decode(m, true, false)
 	}) {
 		return loadedFile{}, false, nil
@@ -315,7 +316,7 @@ func (s *fileStore) decode(raw []byte, mapped, withSource bool) (*noggin.Documen
 	var err error
 	var release func(from, to int) // never drop pages of the heap
 	if mapped {
-		release = func(from, to int) { dropPages(raw[from:to]) }
+		release = func(from, to int) { mmap.Drop(raw[from:to]) }
 	}
 	switch {
 	case s.jsonFile:

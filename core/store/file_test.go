@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -545,18 +546,18 @@ func TestGuardMappedFault(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	b, ok := mapFile(f, 3*os.Getpagesize())
+	b, ok := mmap.Map(f, 3*os.Getpagesize())
 	if !ok {
 		t.Skip("files are not mapped on this platform")
 	}
 	var last byte
-	if !guard(func() { last = b[len(b)-1] }) || last != 'x' {
+	if !mmap.Guard(func() { last = b[len(b)-1] }) || last != 'x' {
 		t.Fatalf("reading the mapping: %q", last)
 	}
 	if err := os.Truncate(p, 1); err != nil {
 		t.Fatal(err)
 	}
-	if guard(func() { last = b[len(b)-1] }) {
+	if mmap.Guard(func() { last = b[len(b)-1] }) {
 		t.Errorf("read past the truncated end did not fault")
 	}
 	func() {
@@ -565,6 +566,6 @@ func TestGuardMappedFault(t *testing.T) {
 				t.Errorf("other panic = %v, want it passed on", r)
 			}
 		}()
-		guard(func() { panic("other") })
+		mmap.Guard(func() { panic("other") })
 	}()
 }

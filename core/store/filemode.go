@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"sync"
 
 	"github.com/noggin-go/noggin/core/codec"
@@ -54,7 +55,7 @@ func (oneShot) load(s *fileStore) (f loadedFile, err error) {
 		return loadedFile{}, err
 	}
 	if f.mapped {
-		if guard(func() { f.doc, f.src, err = s.decode(f.raw, true, true) }) {
+		if mmap.Guard(func() { f.doc, f.src, err = s.decode(f.raw, true, true) }) {
 			return f, err
 		}
 		// The file shrank while mapped (rewritten in place): read it.
@@ -98,7 +99,7 @@ func (oneShot) unchanged(s *fileStore) bool {
 func (longLived) unchanged(s *fileStore) bool {
 	b, mapped, same := s.fileHolds(s.digest, false, &s.scratch)
 	if mapped {
-		unmapFile(b)
+		mmap.Unmap(b)
 	}
 	return same
 }
@@ -153,7 +154,7 @@ func (longLived) before(h *noggin.History) func() string { return h.Digest }
 
 func (oneShot) encode(s *fileStore, w *summed, doc *noggin.Document, src *codec.Source, trusted func() bool, _ []byte, _ bool, st stamp) (err error) {
 	if src != nil {
-		if guard(func() {
+		if mmap.Guard(func() {
 			if beforeSplice != nil {
 				beforeSplice()
 			}
@@ -174,9 +175,9 @@ func (oneShot) encode(s *fileStore, w *summed, doc *noggin.Document, src *codec.
 func (longLived) encode(s *fileStore, w *summed, doc *noggin.Document, _ *codec.Source, _ func() bool, last []byte, lastMapped bool, st stamp) (err error) {
 	var release func(from, to int) // never drop pages of the heap
 	if lastMapped {
-		release = func(from, to int) { dropPages(last[from:to]) }
+		release = func(from, to int) { mmap.Drop(last[from:to]) }
 	}
-	if guard(func() {
+	if mmap.Guard(func() {
 		if beforeSplice != nil && last != nil {
 			beforeSplice()
 		}

@@ -7,9 +7,9 @@ package store
 import (
 	"bytes"
 	"errors"
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"hash/crc32"
 	"io"
-	"runtime/debug"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -22,7 +22,7 @@ import (
 // caller then reads the file and sees the failure.
 func (s *fileStore) sameFile(want []byte, scratch *[]byte) (same bool) {
 	// want may map a file that shrank since: a fault means "differs".
-	guard(func() { same = s.compareFile(want, scratch) })
+	mmap.Guard(func() { same = s.compareFile(want, scratch) })
 	return same
 }
 
@@ -52,10 +52,10 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
 		return nil, false, false
 	}
-	if m, ok := mapFileLazily(f, int(size)); ok && !noMap {
+	if m, ok := mmap.MapLazily(f, int(size)); ok && !noMap {
 		same := false
-		if !guard(func() { same = crc32Dropping(m) == sum }) || !same || !keep {
-			unmapFile(m)
+		if !mmap.Guard(func() { same = crc32Dropping(m) == sum }) || !same || !keep {
+			mmap.Unmap(m)
 			return nil, false, same
 		}
 		return m, true, true
@@ -77,13 +77,13 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 
 // crc32Dropping is the CRC-32 (IEEE) of m, a mapping of the file, worked
 // out a step at a time, each dropped from memory once read (see inSteps
-// and dropPages): a long-lived store checks a large noggin before every
+// and mmap.Drop): a long-lived store checks a large noggin before every
 // write without holding all of it. The caller runs it under guard (a file
 // cut short under the mapping faults). (A one-shot process's lazy read
 // checks the file as it scans it instead: see scanSum.)
 func crc32Dropping(m []byte) uint32 {
 	h := crc32.NewIEEE()
-	inSteps(h, m, dropPages)
+	inSteps(h, m, mmap.Drop)
 	return h.Sum32()
 }
 
@@ -147,15 +147,15 @@ func (s *fileStore) digestFile(d, like string, scratch *[]byte) string {
 	}
 	b, mapped, same := s.fileHolds(d, true, scratch)
 	if mapped {
-		defer unmapFile(b)
+		defer mmap.Unmap(b)
 	}
 	out := "" // stays "" if the file shrinks under the mapping
 	if same {
 		var done func([]byte) // never drop pages of the heap
 		if mapped {
-			done = dropPages
+			done = mmap.Drop
 		}
-		guard(func() { out = digestLike(b, like, done) })
+		mmap.Guard(func() { out = digestLike(b, like, done) })
 	}
 	return out
 }
@@ -173,10 +173,10 @@ func (s *fileStore) compareFile(want []byte, scratch *[]byte) bool {
 		}
 		// Mapped, the page cache is compared where it is, without copying
 		// it (a long-lived store compares a 4 MB noggin before every write).
-		if b, ok := mapFile(f, len(want)); ok && !noMap {
-			defer unmapFile(b)
+		if b, ok := mmap.Map(f, len(want)); ok && !noMap {
+			defer mmap.Unmap(b)
 			same := false
-			return guard(func() { same = bytes.Equal(b, want) }) && same
+			return mmap.Guard(func() { same = bytes.Equal(b, want) }) && same
 		}
 	}
 	if *scratch == nil {
@@ -201,22 +201,6 @@ func (s *fileStore) compareFile(want []byte, scratch *[]byte) bool {
 // noMap makes compareFile read (BenchmarkSameFile).
 var noMap bool
 
-// guard runs f and reports false if it faulted on a mapped file (read
-// past the end of a file truncated by someone else); other panics go on.
-func guard(f func()) (ok bool) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if _, fault := r.(interface{ Addr() uintptr }); !fault {
-				panic(r) //nolint:forbidigo // not a fault on the mapping: a bug, raised again
-			}
-			ok = false
-		}
-	}()
-	f()
-	return true
-}
-
 // read returns the file's bytes, mapped if allowed and possible (mapped
 // reports it); a missing file is nil (an empty one is non-nil). Other
 // failures are io (exit 2, data {path, detail}), or location-refused
@@ -230,7 +214,7 @@ func (s *fileStore) read(allowMap bool) (buf []byte, mapped bool, err error) {
 			size = int(fi.Size())
 		}
 		if allowMap {
-			if b, ok := mapFileLazily(f, size); ok { // see mapFileLazily
+			if b, ok := mmap.MapLazily(f, size); ok { // see mmap.MapLazily
 				return b, true, nil
 			}
 		}

@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"errors"
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -127,7 +128,7 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 	c, err := s.current(st, statErr)
 	defer func() {
 		if c.lastMapped {
-			unmapFile(c.last)
+			mmap.Unmap(c.last)
 		}
 	}()
 	if err != nil {
@@ -348,7 +349,7 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 		err = s.encodeInto(w, doc, src, trusted, last, lastMapped, st)
 	}
 	if lastMapped {
-		unmapFile(last)
+		mmap.Unmap(last)
 	}
 	if err == nil {
 		err = f.Sync()
@@ -542,11 +543,11 @@ func (s *fileStore) readHistory() (noggin.Journal, error) {
 // digestRaw is the digest of the file's bytes raw (nil: a missing file) in
 // the scheme of like (see digestLike). When mapped, raw maps the file: a
 // file that shrank under the mapping has no digest, and the pages hashed
-// are dropped as it goes (see dropPages).
+// are dropped as it goes (see mmap.Drop).
 func (s *fileStore) digestRaw(raw []byte, mapped bool, like string) (d string) {
 	if !mapped {
 		return digestLike(raw, like, nil)
 	}
-	guard(func() { d = digestLike(raw, like, dropPages) })
+	mmap.Guard(func() { d = digestLike(raw, like, mmap.Drop) })
 	return d
 }

@@ -111,7 +111,7 @@ func digestLike(b []byte, like string, done func([]byte)) string {
 }
 
 // inSteps writes b to w codec.ReleaseStep bytes at a time, and gives each
-// step to done (when not nil) once it is written (see dropPages).
+// step to done (when not nil) once it is written (see mmap.Drop).
 func inSteps(w io.Writer, b []byte, done func([]byte)) {
 	step := codec.ReleaseStep(len(b))
 	for len(b) > 0 {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"io"
 	"time"
 
@@ -80,13 +81,13 @@ func (s *fileStore) lazyLocked() (*noggin.Document, []byte, *codec.Source, strin
 		if checking {
 			crc.passed(raw, from, to)
 		}
-		dropPages(raw[from:to])
+		mmap.Drop(raw[from:to])
 		if lazyPassed != nil {
 			lazyPassed()
 		}
 	}
-	if int64(len(raw)) == n && guard(func() {
-		doc, src, ok = codec.DecodeYAMLLazy(raw, release, guard, s.changedError())
+	if int64(len(raw)) == n && mmap.Guard(func() {
+		doc, src, ok = codec.DecodeYAMLLazy(raw, release, mmap.Guard, s.changedError())
 		checking = false // a write's copy releases too (see codec.Source)
 		if ok {
 			var got uint32
@@ -97,7 +98,7 @@ func (s *fileStore) lazyLocked() (*noggin.Document, []byte, *codec.Source, strin
 		// No CheckKeys: this build checked the keys before it wrote them.
 		return doc, raw, src, after
 	}
-	unmapFile(raw)
+	mmap.Unmap(raw)
 	return nil, nil, nil, ""
 }
 
