@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"github.com/noggin-go/noggin/core/internal/mmap"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

@@ -1,10 +1,10 @@
 package store
 
 import (
-	"github.com/noggin-go/noggin/core/internal/mmap"
 	"sync"
 
 	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

@@ -7,10 +7,10 @@ package store
 import (
 	"bytes"
 	"errors"
-	"github.com/noggin-go/noggin/core/internal/mmap"
 	"hash/crc32"
 	"io"
 
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
