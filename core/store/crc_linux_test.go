@@ -1,9 +1,10 @@
 package store
 
 import (
-	"github.com/noggin-go/noggin/core/internal/mmap"
 	"os"
 	"testing"
+
+	"github.com/noggin-go/noggin/core/internal/mmap"
 )
 
 // TestCRC32DroppingFault: a file cut short under its mapping makes the

@@ -1,12 +1,13 @@
 package store
 
 import (
-	"github.com/noggin-go/noggin/core/internal/mmap"
 	"hash/crc32"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/noggin-go/noggin/core/internal/mmap"
 )
 
 // TestCRC32Combine: the combined CRC of two parts is the CRC of the

@@ -6,7 +6,6 @@ package store
 import (
 	"context"
 	"errors"
-	"github.com/noggin-go/noggin/core/internal/mmap"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

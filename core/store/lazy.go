@@ -2,11 +2,11 @@ package store
 
 import (
 	"context"
-	"github.com/noggin-go/noggin/core/internal/mmap"
 	"io"
 	"time"
 
 	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/mmap"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
