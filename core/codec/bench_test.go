@@ -71,7 +71,7 @@ func BenchmarkDecodeYAML(b *testing.B) {
 // reads instead of BenchmarkDecodeYAML.
 func BenchmarkDecodeYAMLLazy(b *testing.B) {
 	benchDecode(b, benchSizes, func(text []byte) error {
-		if _, _, ok := DecodeYAMLLazy(text, nil, noGuard, errLazyTest); !ok {
+		if _, _, ok := decodeYAMLLazy(text, nil, noGuard, errLazyTest); !ok {
 			return errors.New("not read lazily")
 		}
 		return nil
@@ -106,7 +106,7 @@ func BenchmarkWriteYAML(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := WriteYAML(io.Discard, doc); err != nil {
+				if err := writeYAML(io.Discard, doc); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -121,7 +121,7 @@ func BenchmarkWriteYAMLFrom(b *testing.B) {
 	for _, n := range []int{10000, 100000} {
 		b.Run(sizeName(n), func(b *testing.B) {
 			text := benchText(n, false)
-			doc, src, err := DecodeYAMLSource(text, nil)
+			doc, src, err := decodeYAMLSource(text, nil)
 			if err != nil || src == nil {
 				b.Fatalf("no source: %v", err)
 			}
@@ -141,7 +141,7 @@ func BenchmarkWriteYAMLFrom(b *testing.B) {
 					b.Fatal(err)
 				}
 				src.next = 0
-				if err := WriteYAMLFrom(f, &pushed, src); err != nil {
+				if err := writeYAMLFrom(f, &pushed, src); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -51,12 +51,12 @@ import (
 // a path; the file provider adds data.path. The result keeps no reference
 // to data (the caller may reuse the buffer).
 func DecodeYAML(data []byte) (*noggin.Document, error) {
-	return DecodeYAMLReleasing(data, nil)
+	return decodeYAMLReleasing(data, nil)
 }
 
-// DecodeYAMLReleasing is DecodeYAML telling release (when not nil) of the
-// stretches of data the reader has passed, as DecodeYAMLSource does.
-func DecodeYAMLReleasing(data []byte, release func(from, to int)) (*noggin.Document, error) {
+// decodeYAMLReleasing is DecodeYAML telling release (when not nil) of the
+// stretches of data the reader has passed, as decodeYAMLSource does.
+func decodeYAMLReleasing(data []byte, release func(from, to int)) (*noggin.Document, error) {
 	if isBlank(data) {
 		return noggin.NewDocument(), nil
 	}
@@ -121,14 +121,14 @@ type ItemCache struct {
 	spans *spanList
 }
 
-// WriteYAML streams EncodeYAML(doc) to w through small buffers, copying
+// writeYAML streams EncodeYAML(doc) to w through small buffers, copying
 // the bytes of every item the last call wrote too from last, which must be
 // exactly what that call wrote (nil: encode every item), and remembers
 // where each item lies in what it writes now. After a failure, or a panic
 // while reading last (a mapping of a file that shrank), the next call
 // encodes every item. release (may be nil) is told of the stretches of
-// last copied so far, as DecodeYAMLSource's is.
-func (c *ItemCache) WriteYAML(w io.Writer, doc *noggin.Document, last []byte, release func(from, to int)) error {
+// last copied so far, as decodeYAMLSource's is.
+func (c *ItemCache) writeYAML(w io.Writer, doc *noggin.Document, last []byte, release func(from, to int)) error {
 	var from *Source
 	if last != nil && c.spans != nil {
 		from = &Source{raw: last, items: c.items, spans: c.spans, release: release}
@@ -212,16 +212,16 @@ func appendJSON(dst []byte, doc *noggin.Document) []byte {
 	return append(dst, '\n')
 }
 
-// WriteYAML streams EncodeYAML(doc) to w through a small buffer (no
+// writeYAML streams EncodeYAML(doc) to w through a small buffer (no
 // document-sized allocation), returning the first write error.
-func WriteYAML(w io.Writer, doc *noggin.Document) error {
+func writeYAML(w io.Writer, doc *noggin.Document) error {
 	return stream(w, func(b []byte, flush func([]byte) []byte) []byte {
 		return append(appendYAMLDoc(b, doc, flush, nil), '\n')
 	})
 }
 
-// WriteJSON streams EncodeJSON(doc) to w like WriteYAML.
-func WriteJSON(w io.Writer, doc *noggin.Document) error {
+// writeJSON streams EncodeJSON(doc) to w like writeYAML.
+func writeJSON(w io.Writer, doc *noggin.Document) error {
 	return stream(w, func(b []byte, flush func([]byte) []byte) []byte {
 		return append(appendJSONDoc(b, doc, flush), '\n')
 	})

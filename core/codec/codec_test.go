@@ -321,15 +321,15 @@ func TestAppendReusesBuffer(t *testing.T) {
 	}
 }
 
-// WriteYAML/WriteJSON stream exactly EncodeYAML/EncodeJSON, across many
+// writeYAML/writeJSON stream exactly EncodeYAML/EncodeJSON, across many
 // flushes, and report the writer's error.
 func TestWriteStreams(t *testing.T) {
 	doc := sampledoc.Doc(2000, 8)
 	var y, j bytes.Buffer
-	if err := WriteYAML(&y, doc); err != nil {
+	if err := writeYAML(&y, doc); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteJSON(&j, doc); err != nil {
+	if err := writeJSON(&j, doc); err != nil {
 		t.Fatal(err)
 	}
 	if y.String() != string(EncodeYAML(doc)) || j.String() != string(EncodeJSON(doc)) {
@@ -338,7 +338,7 @@ func TestWriteStreams(t *testing.T) {
 	if y.Len() < 3*flushSize {
 		t.Fatalf("test document too small to flush (%d bytes)", y.Len())
 	}
-	if err := WriteYAML(failWriter{}, doc); err == nil || err.Error() != "disk full" {
+	if err := writeYAML(failWriter{}, doc); err == nil || err.Error() != "disk full" {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -355,13 +355,13 @@ func TestWriteInParallel(t *testing.T) {
 		doc.Order = []string{"schemaVersion", "items", "active", "extra"}
 		doc.Extra = []noggin.Field{{Name: "extra", Value: true}}
 		var y bytes.Buffer
-		if err := WriteYAML(&y, doc); err != nil {
+		if err := writeYAML(&y, doc); err != nil {
 			t.Fatal(err)
 		}
 		if y.String() != string(EncodeYAML(doc)) {
 			t.Fatalf("n=%d: the text encoded in parallel differs", n)
 		}
-		if err := WriteYAML(failWriter{}, doc); err == nil || err.Error() != "disk full" {
+		if err := writeYAML(failWriter{}, doc); err == nil || err.Error() != "disk full" {
 			t.Fatalf("error %v", err)
 		}
 	}

@@ -52,7 +52,7 @@ type fastParser struct {
 	// Source), in the order of the items.
 	spans *spanList
 	// release, when non-nil, is told of the stretches of s this reader
-	// has passed (see DecodeYAMLSource); released is where the next one
+	// has passed (see decodeYAMLSource); released is where the next one
 	// starts.
 	release  func(from, to int)
 	released int
@@ -60,7 +60,7 @@ type fastParser struct {
 	// items list read less of it each).
 	step int
 	// lazy, when non-nil, makes the items list a lazy read's (see
-	// DecodeYAMLLazy); lastKey and lastParent are the keys of its entry
+	// decodeYAMLLazy); lastKey and lastParent are the keys of its entry
 	// before, which the next entry's parent key shares when it can.
 	lazy                *lazySource
 	lastKey, lastParent string
@@ -397,7 +397,7 @@ func (p *fastParser) splitPoint(entry string) int {
 // on another goroutine, on q (which starts at the split). It returns the
 // whole list: first's items, then second's unless first ended the list.
 //
-// The input may map a file (see DecodeYAMLSource) that another process
+// The input may map a file (see decodeYAMLSource) that another process
 // truncates: the second half faults as the caller chose for its own
 // goroutine (a panic it may recover, or a crash), and its panic is
 // rethrown here. inTwo never returns, or bails, while the second half is

@@ -39,7 +39,7 @@ func TestFaultInSecondHalf(t *testing.T) {
 				faulted = true
 			}
 		}()
-		_, _, _ = DecodeYAMLSource(data, nil)
+		_, _, _ = decodeYAMLSource(data, nil)
 		return false
 	}()
 	if !faulted {

@@ -20,7 +20,7 @@ func TestItemCacheMatchesEncodeYAML(t *testing.T) {
 	// wrote last.
 	write := func(doc *noggin.Document) []byte {
 		var out bytes.Buffer
-		if err := c.WriteYAML(&out, doc, last, nil); err != nil {
+		if err := c.writeYAML(&out, doc, last, nil); err != nil {
 			t.Fatal(err)
 		}
 		last = out.Bytes()
@@ -64,10 +64,10 @@ func TestItemCacheMatchesEncodeYAML(t *testing.T) {
 	// Without the last bytes, or after a failed write, every item is
 	// encoded (and the bytes still right).
 	var out bytes.Buffer
-	if err := c.WriteYAML(&out, doc, nil, nil); err != nil || !bytes.Equal(out.Bytes(), EncodeYAML(doc)) {
+	if err := c.writeYAML(&out, doc, nil, nil); err != nil || !bytes.Equal(out.Bytes(), EncodeYAML(doc)) {
 		t.Fatalf("a write without the last bytes: %v", err)
 	}
-	if err := c.WriteYAML(failAfter{n: 1000}, doc, out.Bytes(), nil); err == nil {
+	if err := c.writeYAML(failAfter{n: 1000}, doc, out.Bytes(), nil); err == nil {
 		t.Fatal("a failing writer's error is lost")
 	}
 	if c.spans != nil {
@@ -75,7 +75,7 @@ func TestItemCacheMatchesEncodeYAML(t *testing.T) {
 	}
 	garbage := bytes.Repeat([]byte{'#'}, out.Len())
 	out.Reset()
-	if err := c.WriteYAML(&out, doc, garbage, nil); err != nil || !bytes.Equal(out.Bytes(), EncodeYAML(doc)) {
+	if err := c.writeYAML(&out, doc, garbage, nil); err != nil || !bytes.Equal(out.Bytes(), EncodeYAML(doc)) {
 		t.Fatalf("after a failed write, bytes were copied from the last ones: %v", err)
 	}
 }
@@ -96,7 +96,7 @@ func BenchmarkItemCache(b *testing.B) {
 	doc := sampledoc.Doc(10000, 1)
 	var c ItemCache
 	var last bytes.Buffer
-	if err := c.WriteYAML(&last, doc, nil, nil); err != nil {
+	if err := c.writeYAML(&last, doc, nil, nil); err != nil {
 		b.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -110,7 +110,7 @@ func BenchmarkItemCache(b *testing.B) {
 		doc = next
 		i += 7
 		out.Reset()
-		if err := c.WriteYAML(&out, doc, last.Bytes(), nil); err != nil {
+		if err := c.writeYAML(&out, doc, last.Bytes(), nil); err != nil {
 			b.Fatal(err)
 		}
 		last, out = out, last
@@ -124,7 +124,7 @@ func TestItemCacheReleases(t *testing.T) {
 	doc := sampledoc.Doc(10000, 2)
 	var c ItemCache
 	var last bytes.Buffer
-	if err := c.WriteYAML(&last, doc, nil, nil); err != nil {
+	if err := c.writeYAML(&last, doc, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	next, err := noggin.Apply(doc, []noggin.Op{{Type: noggin.OpNote, Key: doc.Items[5000].Key, Note: &noggin.Note{Text: "n"}}})
@@ -133,7 +133,7 @@ func TestItemCacheReleases(t *testing.T) {
 	}
 	r := &releases{data: last.Bytes()}
 	var out bytes.Buffer
-	if err := c.WriteYAML(&out, next, last.Bytes(), r.release); err != nil {
+	if err := c.writeYAML(&out, next, last.Bytes(), r.release); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(out.Bytes(), EncodeYAML(next)) {

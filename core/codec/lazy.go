@@ -14,10 +14,10 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
-// DecodeYAMLLazy reads data, a YAML noggin that this encoder wrote, leaving
+// decodeYAMLLazy reads data, a YAML noggin that this encoder wrote, leaving
 // every item undecoded but for its key and parent key (see
 // noggin.Undecoded), and returning the Source a write copies the items it
-// did not change from (see WriteYAMLFrom). The caller must know that this
+// did not change from (see writeYAMLFrom). The caller must know that this
 // encoder wrote data (a store knows it from the file's digest): the read
 // relies on its layout — entries at column 2 ("  - "), fields at column 4,
 // everything else deeper — and checks nothing else (no key is checked for
@@ -31,8 +31,8 @@ import (
 // (the file rewritten in place).
 //
 // release, when not nil, is told of stretches of data the read has passed
-// (see DecodeYAMLSource).
-func DecodeYAMLLazy(data []byte, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, src *Source, ok bool) {
+// (see decodeYAMLSource).
+func decodeYAMLLazy(data []byte, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, src *Source, ok bool) {
 	if len(data) >= math.MaxUint32 { // the Source's spans are 32-bit
 		return nil, nil, false
 	}
@@ -43,14 +43,14 @@ func DecodeYAMLLazy(data []byte, release func(from, to int), guard func(func()) 
 	return doc, &Source{raw: data, items: doc.Items, spans: spans, release: release}, true
 }
 
-// decodeLazy is DecodeYAMLLazy without a Source, reading items lists of
+// decodeLazy is decodeYAMLLazy without a Source, reading items lists of
 // splitMin bytes or more in two halves at once.
 func decodeLazy(data []byte, splitMin int, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, ok bool) {
 	return decodeLazySpans(data, splitMin, nil, release, guard, changed)
 }
 
 // decodeLazySpans is decodeLazy, also recording in *spans (when not nil)
-// where each item lies in data, as DecodeYAMLSource does.
+// where each item lies in data, as decodeYAMLSource does.
 func decodeLazySpans(data []byte, splitMin int, spans *spanList, release func(from, to int), guard func(func()) bool, changed error) (doc *noggin.Document, ok bool) {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, false

@@ -31,7 +31,7 @@ func (l *spanList) add(start int) {
 		l.chunks = append(l.chunks, make([]span, 0, spanChunk))
 	}
 	c := &l.chunks[len(l.chunks)-1]
-	*c = append(*c, span{start: uint32(start)}) // files under 4 GiB (see DecodeYAMLSource)
+	*c = append(*c, span{start: uint32(start)}) // files under 4 GiB (see decodeYAMLSource)
 	l.n++
 }
 
@@ -53,7 +53,7 @@ func (l *spanList) addList(o *spanList) {
 	}
 }
 
-// Source is a YAML noggin file as DecodeYAMLSource read it: its bytes, the
+// Source is a YAML noggin file as decodeYAMLSource read it: its bytes, the
 // document they hold and where each of the document's items lies in them.
 type Source struct {
 	raw    []byte
@@ -68,7 +68,7 @@ type Source struct {
 	released int
 }
 
-// DecodeYAMLSource is DecodeYAML, also returning the Source of data when
+// decodeYAMLSource is DecodeYAML, also returning the Source of data when
 // the fast reader read it (nil otherwise). The Source refers to data, which
 // must not change while it is used.
 //
@@ -81,7 +81,7 @@ type Source struct {
 // file's pages are mapped in again when touched): the reader does not go
 // back over what it released, except when a list it read in two halves
 // ends before the second one starts, and a write copies what it needs.
-func DecodeYAMLSource(data []byte, release func(from, to int)) (*noggin.Document, *Source, error) {
+func decodeYAMLSource(data []byte, release func(from, to int)) (*noggin.Document, *Source, error) {
 	if isBlank(data) {
 		return noggin.NewDocument(), nil, nil
 	}
@@ -99,7 +99,7 @@ func DecodeYAMLSource(data []byte, release func(from, to int)) (*noggin.Document
 	return doc, nil, err
 }
 
-// WriteYAMLFrom streams EncodeYAML(doc) to w like WriteYAML, copying the
+// writeYAMLFrom streams EncodeYAML(doc) to w like writeYAML, copying the
 // bytes of every item doc shares with the source document (the same
 // *Item: documents are never modified, and Apply keeps unchanged items)
 // from the source's file instead of encoding it.
@@ -108,7 +108,7 @@ func DecodeYAMLSource(data []byte, release func(from, to int)) (*noggin.Document
 // EncodeYAML of its document, which the caller must know (for example from
 // a digest of what this encoder last wrote): the bytes of a file written
 // by hand or by another tool would be copied as they are.
-func WriteYAMLFrom(w io.Writer, doc *noggin.Document, src *Source) error {
+func writeYAMLFrom(w io.Writer, doc *noggin.Document, src *Source) error {
 	return stream(w, func(b []byte, flush func([]byte) []byte) []byte {
 		return append(appendYAMLDoc(b, doc, flush, src), '\n')
 	})

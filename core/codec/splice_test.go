@@ -34,7 +34,7 @@ func spliceDoc(r *rand.Rand) *noggin.Document {
 	return doc
 }
 
-// sourceOf reads text as DecodeYAMLSource does, splitting items lists of
+// sourceOf reads text as decodeYAMLSource does, splitting items lists of
 // splitMin bytes or more in two.
 func sourceOf(t testing.TB, text []byte, splitMin int) (*noggin.Document, *Source) {
 	t.Helper()
@@ -106,7 +106,7 @@ func randomOps(r *rand.Rand, doc *noggin.Document, data []byte) *noggin.Document
 func checkSplice(t testing.TB, after *noggin.Document, src *Source) {
 	t.Helper()
 	var out bytes.Buffer
-	if err := WriteYAMLFrom(&out, after, src); err != nil {
+	if err := writeYAMLFrom(&out, after, src); err != nil {
 		t.Fatal(err)
 	}
 	if want := EncodeYAML(after); !bytes.Equal(out.Bytes(), want) {
@@ -144,10 +144,10 @@ func TestWriteYAMLFrom(t *testing.T) {
 }
 
 // TestWriteYAMLFromLarge: a 10k-item noggin read in two halves by
-// DecodeYAMLSource: a push, a done in the middle, a removal and a move.
+// decodeYAMLSource: a push, a done in the middle, a removal and a move.
 func TestWriteYAMLFromLarge(t *testing.T) {
 	text := EncodeYAML(sampledoc.Doc(10000, 3))
-	doc, src, err := DecodeYAMLSource(text, nil)
+	doc, src, err := decodeYAMLSource(text, nil)
 	if err != nil || src == nil {
 		t.Fatalf("no source: %v", err)
 	}
@@ -223,7 +223,7 @@ func (r *releases) covered(t *testing.T) int {
 	return n
 }
 
-// TestReleaseBehind: DecodeYAMLSource's reader, in two halves, releases
+// TestReleaseBehind: decodeYAMLSource's reader, in two halves, releases
 // nearly all of a 4 MB file and does not read what it released (each
 // stretch is overwritten as it is released, and the document is still
 // what DecodeYAML reads; this holds for an items list that runs past the
@@ -237,7 +237,7 @@ func TestReleaseBehind(t *testing.T) {
 	}
 	data := bytes.Clone(text)
 	read := &releases{data: data, scribble: true}
-	doc, src, err := DecodeYAMLSource(data, read.release)
+	doc, src, err := decodeYAMLSource(data, read.release)
 	if err != nil || src == nil {
 		t.Fatalf("no source: %v", err)
 	}

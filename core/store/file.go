@@ -282,10 +282,10 @@ func (s *fileStore) loadDropping() (f loadedFile, ok bool, err error) {
 	if afterMap != nil {
 		afterMap()
 	}
-	if !mmap.Guard(func() {
-		f.digest = digestLike(m, "", mmap.Drop)
-		f.doc, _, err = s.decode(m, true, false)
-	}) {
+	if !mmap.Guard(func() { f.digest = digestLike(m, "", mmap.Drop) }) {
+		return loadedFile{}, false, nil
+	}
+	if f.doc, _, err = s.decode(m, true, false); errors.Is(err, codec.ErrCutShort) {
 		return loadedFile{}, false, nil
 	}
 	return f, true, err
@@ -303,29 +303,14 @@ func (s *fileStore) refused(err error) error {
 	return refusedError(s.location, "path escapes the root directory")
 }
 
-// decode parses the file's bytes: JSON for .json files, else YAML. Load
-// errors of the document get data.path. withSource also gets the Source
-// of a YAML file, for a one-shot store's write; when raw maps the file,
-// the pages read (and later copied) are dropped as it goes.
+// decode parses the file's bytes (see codec.Options: mapped, withSource).
+// Load errors of the document get data.path; a mapped file cut short
+// while it was read is codec.ErrCutShort.
 func (s *fileStore) decode(raw []byte, mapped, withSource bool) (*noggin.Document, *codec.Source, error) {
 	if raw == nil { // missing file
 		return noggin.NewDocument(), nil, nil
 	}
-	var doc *noggin.Document
-	var src *codec.Source
-	var err error
-	var release func(from, to int) // never drop pages of the heap
-	if mapped {
-		release = func(from, to int) { mmap.Drop(raw[from:to]) }
-	}
-	switch {
-	case s.jsonFile:
-		doc, err = codec.DecodeJSON(raw)
-	case withSource:
-		doc, src, err = codec.DecodeYAMLSource(raw, release)
-	default:
-		doc, err = codec.DecodeYAMLReleasing(raw, release)
-	}
+	doc, src, err := codec.Decode(raw, codec.Options{JSON: s.jsonFile, Mapped: mapped, Source: withSource})
 	if err == nil {
 		err = noggin.CheckKeys(doc)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"sync"
 
 	"github.com/noggin-go/noggin/core/codec"
@@ -55,7 +56,7 @@ func (oneShot) load(s *fileStore) (f loadedFile, err error) {
 		return loadedFile{}, err
 	}
 	if f.mapped {
-		if mmap.Guard(func() { f.doc, f.src, err = s.decode(f.raw, true, true) }) {
+		if f.doc, f.src, err = s.decode(f.raw, true, true); !errors.Is(err, codec.ErrCutShort) {
 			return f, err
 		}
 		// The file shrank while mapped (rewritten in place): read it.
@@ -152,43 +153,37 @@ func (oneShot) before(h *noggin.History) func() string {
 
 func (longLived) before(h *noggin.History) func() string { return h.Digest }
 
-func (oneShot) encode(s *fileStore, w *summed, doc *noggin.Document, src *codec.Source, trusted func() bool, _ []byte, _ bool, st stamp) (err error) {
+func (oneShot) encode(s *fileStore, w *summed, doc *noggin.Document, src *codec.Source, trusted func() bool, _ []byte, _ bool, st stamp) error {
 	if src != nil {
-		if mmap.Guard(func() {
-			if beforeSplice != nil {
-				beforeSplice()
-			}
-			err = codec.WriteYAMLFrom(w, doc, src)
-		}) && s.unchanged(st) && trusted() {
+		if beforeSplice != nil {
+			beforeSplice()
+		}
+		err := codec.Write(w, doc, codec.WriteOptions{From: src})
+		if !errors.Is(err, codec.ErrCutShort) && s.unchanged(st) && trusted() {
 			return err
 		}
 		if err = w.restart(); err != nil { // the copy was not sound: encode all
 			return err
 		}
 	}
-	if err = decodeAll(doc); err != nil { // a lazy read's items, to encode
+	if err := decodeAll(doc); err != nil { // a lazy read's items, to encode
 		return err
 	}
-	return codec.WriteYAML(w, doc)
+	return codec.Write(w, doc, codec.WriteOptions{})
 }
 
-func (longLived) encode(s *fileStore, w *summed, doc *noggin.Document, _ *codec.Source, _ func() bool, last []byte, lastMapped bool, st stamp) (err error) {
-	var release func(from, to int) // never drop pages of the heap
-	if lastMapped {
-		release = func(from, to int) { mmap.Drop(last[from:to]) }
+func (longLived) encode(s *fileStore, w *summed, doc *noggin.Document, _ *codec.Source, _ func() bool, last []byte, lastMapped bool, st stamp) error {
+	if beforeSplice != nil && last != nil {
+		beforeSplice()
 	}
-	if mmap.Guard(func() {
-		if beforeSplice != nil && last != nil {
-			beforeSplice()
-		}
-		err = s.items.WriteYAML(w, doc, last, release)
-	}) && (last == nil || s.unchanged(st)) {
+	err := codec.Write(w, doc, codec.WriteOptions{Cache: &s.items, Last: last, LastMapped: lastMapped})
+	if !errors.Is(err, codec.ErrCutShort) && (last == nil || s.unchanged(st)) {
 		return err
 	}
 	if err = w.restart(); err != nil { // the copy was not sound: encode all
 		return err
 	}
-	return s.items.WriteYAML(w, doc, nil, nil)
+	return codec.Write(w, doc, codec.WriteOptions{Cache: &s.items})
 }
 
 // After a write, a one-shot store's file is encode(next), rebuilt on demand

@@ -80,62 +80,12 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 // and mmap.Drop): a long-lived store checks a large noggin before every
 // write without holding all of it. The caller runs it under guard (a file
 // cut short under the mapping faults). (A one-shot process's lazy read
-// checks the file as it scans it instead: see scanSum.)
+// checks the file as it scans it instead: see codec.Options.CRC32.)
 func crc32Dropping(m []byte) uint32 {
 	h := crc32.NewIEEE()
 	inSteps(h, m, mmap.Drop)
 	return h.Sum32()
 }
-
-// crc32Combine is the CRC-32 (IEEE) of a followed by b, from crc1 of a,
-// crc2 of b and b's length: zlib's crc32_combine, which multiplies crc1 by
-// x^(8·len2) modulo the CRC's polynomial, the power built from the table
-// of x^(2^n) (crcX2n), one multiplication per bit of len2: 0.12 µs
-// (BenchmarkCRC32Combine), where squaring zlib's older GF(2) operator
-// matrices took 31 µs.
-func crc32Combine(crc1, crc2 uint32, len2 int64) uint32 {
-	if len2 <= 0 {
-		return crc1
-	}
-	// x^(8·len2), from x^0: bit k of the length in bits is bit k-3 of len2.
-	p := uint32(1) << 31
-	for k := 3; len2 != 0; len2, k = len2>>1, k+1 {
-		if len2&1 != 0 {
-			p = crcMultModP(crcX2n[k&31], p)
-		}
-	}
-	return crcMultModP(p, crc1) ^ crc2
-}
-
-// crcMultModP is a times b modulo the CRC-32 (IEEE) polynomial, both in
-// its reflected bit order.
-func crcMultModP(a, b uint32) uint32 {
-	var p uint32
-	for m := uint32(1) << 31; a != 0; m >>= 1 {
-		if a&m != 0 {
-			p ^= b
-			a ^= m
-		}
-		if b&1 != 0 {
-			b = b>>1 ^ crc32.IEEE
-		} else {
-			b >>= 1
-		}
-	}
-	return p
-}
-
-// crcX2n holds x^(2^n) modulo the polynomial, for n below 32. It stands
-// for every n, as crcX2n[n&31]: x^(2^32) is x modulo this polynomial, as
-// zlib relies on too (TestCRC32CombineLong checks lengths up to 2^62).
-var crcX2n = func() (t [32]uint32) {
-	p := uint32(1) << 30 // x^1
-	for n := range t {
-		t[n] = p
-		p = crcMultModP(p, p)
-	}
-	return t
-}()
 
 // digestFile is the digest, in the scheme of like, of the bytes whose
 // current-scheme digest is d: d itself, or worked out from the file while

@@ -372,7 +372,7 @@ func (s *fileStore) writeAtomic(doc *noggin.Document, src *codec.Source, trusted
 // encoding every item.
 func (s *fileStore) encodeInto(w *summed, doc *noggin.Document, src *codec.Source, trusted func() bool, last []byte, lastMapped bool, st stamp) error {
 	if s.jsonFile {
-		return codec.WriteJSON(w, doc)
+		return codec.Write(w, doc, codec.WriteOptions{JSON: true})
 	}
 	return s.mode.encode(s, w, doc, src, trusted, last, lastMapped, st)
 }

@@ -71,40 +71,19 @@ func (s *fileStore) lazyLocked() (*noggin.Document, []byte, *codec.Source, strin
 	if err != nil || !mapped {
 		return nil, nil, nil, ""
 	}
-	var doc *noggin.Document
-	var src *codec.Source
-	// The read and the CRC go over the file in one pass (scanSum); what
-	// the read made of it is used only if the CRC is the journal's.
-	var crc scanSum
-	checking := true
-	release := func(from, to int) {
-		if checking {
-			crc.passed(raw, from, to)
+	// The read and the CRC go over the file in one pass; what the read made
+	// of it is used only if the CRC is the journal's.
+	if int64(len(raw)) == n {
+		var got uint32
+		doc, src, err := codec.Decode(raw, codec.Options{Mapped: true, Lazy: true, Changed: s.changedError(), CRC32: &got})
+		if err == nil && got == sum {
+			// No CheckKeys: this build checked the keys before it wrote them.
+			return doc, raw, src, after
 		}
-		mmap.Drop(raw[from:to])
-		if lazyPassed != nil {
-			lazyPassed()
-		}
-	}
-	if int64(len(raw)) == n && mmap.Guard(func() {
-		doc, src, ok = codec.DecodeYAMLLazy(raw, release, mmap.Guard, s.changedError())
-		checking = false // a write's copy releases too (see codec.Source)
-		if ok {
-			var got uint32
-			got, ok = crc.sum(raw)
-			ok = ok && got == sum
-		}
-	}) && doc != nil && ok {
-		// No CheckKeys: this build checked the keys before it wrote them.
-		return doc, raw, src, after
 	}
 	mmap.Unmap(raw)
 	return nil, nil, nil, ""
 }
-
-// lazyPassed, when set (by tests), runs each time a lazy read has passed
-// and dropped a stretch of the file.
-var lazyPassed func()
 
 // decodeAll decodes every item of doc that a lazy read left undecoded,
 // for a write that encodes them all.

@@ -5,12 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/crc32"
-	"math/rand/v2"
 	"os"
 	"reflect"
 	"sort"
-	"sync"
 	"testing"
 
 	"github.com/noggin-go/noggin/core/codec"
@@ -238,69 +235,5 @@ func TestLoadLazyChecksEveryByte(t *testing.T) {
 				t.Fatal("the read is not the changed file's")
 			}
 		})
-	}
-}
-
-// TestScanSum: the CRC of stretches told from two goroutines at once, each
-// half's one after another, with bytes no stretch covers between and after
-// them, is the CRC of the whole; stretches that overlap are refused.
-func TestScanSum(t *testing.T) {
-	m := make([]byte, 1<<20+12345)
-	_, _ = rand.NewChaCha8([32]byte{1}).Read(m)
-	want := crc32.ChecksumIEEE(m)
-	for _, c := range []struct {
-		name   string
-		halves [2][2]int // each half's [from, to), told in stretches of 4096
-		ok     bool
-	}{
-		{"two halves", [2][2]int{{0, 600000}, {600000, len(m)}}, true},
-		{"gaps", [2][2]int{{17, 600000}, {600100, len(m) - 9}}, true},
-		{"one half", [2][2]int{{0, len(m)}, {0, 0}}, true},
-		{"overlap", [2][2]int{{0, 600000}, {599999, len(m)}}, false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			var sum scanSum
-			var wg sync.WaitGroup
-			for _, h := range c.halves {
-				wg.Go(func() {
-					for from := h[0]; from < h[1]; from += 4096 {
-						sum.passed(m, from, min(from+4096, h[1]))
-					}
-				})
-			}
-			wg.Wait()
-			got, ok := sum.sum(m)
-			if ok != c.ok || ok && got != want {
-				t.Fatalf("%08x %v, want %08x %v", got, ok, want, c.ok)
-			}
-		})
-	}
-}
-
-// TestLoadLazyNeverHoldsTheFile: a one-shot lazy read checks and scans a
-// large noggin in one pass, dropping each stretch once both are done with
-// it: at no time is more than a few megabytes of the 12 MB file in its
-// memory (checked whole first, all of it was, before the scan dropped it).
-func TestLoadLazyNeverHoldsTheFile(t *testing.T) {
-	p := lazyFile(t, 30000)
-	fi, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	peak := 0
-	lazyPassed = func() {
-		kb := mappedKB(t, p)
-		mu.Lock()
-		peak = max(peak, kb)
-		mu.Unlock()
-	}
-	defer func() { lazyPassed = nil }()
-	doc := loadLazy(t, mustOpen(t, p, Options{MapFiles: true}))
-	if n := undecoded(doc); n != len(doc.Items) {
-		t.Fatalf("%d of %d items undecoded", n, len(doc.Items))
-	}
-	if bound := int(fi.Size()) / 1024 / 3; peak == 0 || peak > bound {
-		t.Fatalf("%d kB of the %d kB file mapped in at once", peak, fi.Size()/1024)
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"hash/crc32"
@@ -6,12 +6,10 @@ import (
 	"sync"
 )
 
-// scanSum works out the CRC-32 (IEEE) of a mapping from the stretches that
-// a lazy read passes, as it passes them: a one-shot process checks the file
-// and scans it in one pass over its pages instead of two, and drops each
-// stretch once both are done with it, so that it never holds the whole
-// file: a CLI `show` on 100k items (a 39 MB file) peaks at 26.6 MB, and
-// peaked at 47.8 MB with the file checked whole before the scan.
+// scanSum works out the CRC-32 (IEEE) of the bytes a read passes, as it
+// passes them (Options.CRC32): a one-shot store checks the file and reads
+// it in one pass over its pages instead of two, dropping each stretch once
+// both are done with it, so that it never holds the whole file.
 //
 // The read may tell of its stretches from two goroutines at once (its two
 // halves), each half's stretches following one another; passed extends the
@@ -69,3 +67,51 @@ func (c *scanSum) sum(m []byte) (sum uint32, ok bool) {
 	}
 	return crc32.Update(sum, crc32.IEEETable, m[at:]), true
 }
+
+// crc32Combine is the CRC-32 (IEEE) of a followed by b, from crc1 of a,
+// crc2 of b and b's length: zlib's crc32_combine, which multiplies crc1 by
+// x^(8·len2) modulo the CRC's polynomial, the power built from the table
+// of x^(2^n) (crcX2n), one multiplication per bit of len2.
+func crc32Combine(crc1, crc2 uint32, len2 int64) uint32 {
+	if len2 <= 0 {
+		return crc1
+	}
+	// x^(8·len2), from x^0: bit k of the length in bits is bit k-3 of len2.
+	p := uint32(1) << 31
+	for k := 3; len2 != 0; len2, k = len2>>1, k+1 {
+		if len2&1 != 0 {
+			p = crcMultModP(crcX2n[k&31], p)
+		}
+	}
+	return crcMultModP(p, crc1) ^ crc2
+}
+
+// crcMultModP is a times b modulo the CRC-32 (IEEE) polynomial, both in
+// its reflected bit order.
+func crcMultModP(a, b uint32) uint32 {
+	var p uint32
+	for m := uint32(1) << 31; a != 0; m >>= 1 {
+		if a&m != 0 {
+			p ^= b
+			a ^= m
+		}
+		if b&1 != 0 {
+			b = b>>1 ^ crc32.IEEE
+		} else {
+			b >>= 1
+		}
+	}
+	return p
+}
+
+// crcX2n holds x^(2^n) modulo the polynomial, for n below 32. It stands
+// for every n, as crcX2n[n&31]: x^(2^32) is x modulo this polynomial, as
+// zlib relies on too (TestCRC32CombineLong checks lengths up to 2^62).
+var crcX2n = func() (t [32]uint32) {
+	p := uint32(1) << 30 // x^1
+	for n := range t {
+		t[n] = p
+		p = crcMultModP(p, p)
+	}
+	return t
+}()
