@@ -168,8 +168,7 @@ type recorder struct {
 
 // appendRun writes as from.appendRun does (see itemSource), recording
 // where each item it writes lies in the output: a long-lived store's
-// writes copy runs too (BenchmarkItemCache, a note's write on 10k items:
-// 0.62–0.84 → 0.30–0.35 ms).
+// writes copy runs too (BenchmarkItemCache).
 func (r *recorder) appendRun(b []byte, list []*noggin.Item, flush func([]byte) []byte) ([]byte, int) {
 	start := *r.flushed + len(b)
 	first, n := -1, 1

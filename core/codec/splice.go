@@ -132,10 +132,7 @@ func (s *Source) appendRun(b []byte, list []*noggin.Item, flush func([]byte) []b
 // A run of flushSize bytes or more goes from the file to flush directly,
 // a ReleaseStep at a time, instead of through the buffer: the bytes are
 // copied once, by the kernel, instead of twice, and the items of a run
-// are not looked up one by one (BenchmarkWriteYAMLFrom, a push's write to
-// a file: 10k items 0.63–0.68 → 0.28–0.31 ms, 100k items 11.4–12.1 →
-// 5.5–6.0 ms; in a CLI push, from the temporary file's open to the end
-// of the copy: 10k 3.1 → 2.2–2.3 ms, 100k 24.4–25.2 → 19.2–21.6 ms).
+// are not looked up one by one (BenchmarkWriteYAMLFrom).
 func (s *Source) copyRun(b []byte, list []*noggin.Item, flush func([]byte) []byte) (_ []byte, first, n int) {
 	first, ok := s.find(list[0])
 	if !ok {

@@ -348,7 +348,7 @@ func (x *index) spineServes(key string) bool {
 // a verb's snapshot: where spine would serve it, it finds the item alone
 // and leaves the spine around it to the first lookup that needs more. A
 // push, add or note reads the active item only, and a spine's pass over
-// every item's parent costs 3–6 ms at 100k items.
+// every item's parent is costly on a large noggin.
 func (x *index) itemFirst(key string) *Item {
 	if !x.spineServes(key) {
 		x.spine(key)

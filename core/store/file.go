@@ -204,9 +204,8 @@ func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, digest strin
 	s.digest, s.src, s.mapped = digest, nil, false
 	// Index the document now (reusing the key map CheckKeys built): verbs
 	// find items and paths in O(1), and a write derives its result's
-	// index from this one (see noggin.Index). A CLI push on 100k items
-	// takes 192 ms instead of 212 ms. A lazy read's document is not
-	// indexed: its one verb looks up a few items (linear scans).
+	// index from this one (see noggin.Index). A lazy read's document is
+	// not indexed: its one verb looks up a few items (linear scans).
 	if !s.lazy {
 		noggin.Index(doc)
 	}

@@ -40,9 +40,9 @@ const compactSlack = 100
 
 // A digest fingerprints a noggin file's bytes, so that undo can tell
 // whether the file is still what a write left: "crc:<length>:<crc32c><crc32>"
-// — two checksums the processor computes (SSE4.2, PCLMULQDQ), about ten
-// times faster than sha256 on a 4 MB noggin (BenchmarkDigest), and 64 bits
-// that an edit would have to match along with the length. It guards
+// — two checksums the processor computes (SSE4.2, PCLMULQDQ), far faster
+// than sha256 (BenchmarkDigest), and 64 bits that an edit would have to
+// match along with the length. It guards
 // against mistakes, not against an adversary who can write the file
 // anyway. Journals of earlier builds hold "sha256:<hex>" digests; they are
 // compared in their own scheme (digestLike).
@@ -301,8 +301,8 @@ type journalTail struct {
 }
 
 // journalEnds is what a write needs of a journal, read without bringing
-// the whole of it into memory (a full journal is 0.5–1 MB, and fresh
-// memory costs a one-shot process about 0.6 ms per MB): its line count,
+// the whole of it into memory (fresh memory costs a one-shot process
+// time): its line count,
 // whether its last line is torn (no final newline), and its tail, whole
 // lines holding at least its last two.
 type journalEnds struct {
