@@ -122,6 +122,9 @@ type applier struct {
 	// built, reset by structural changes.
 	pos     map[string]int
 	lookups int
+	// seen holds the keys linear scans found while pos is nil (a verb
+	// looks its few items up again and again), until a structural change.
+	seen map[string]int
 	// parentExisted records, per added key, whether its parent was a root
 	// ("") or an existing item other than itself when it was added.
 	parentExisted map[string]bool
@@ -184,9 +187,19 @@ func (a *applier) find(key string) int {
 		return -1
 	}
 	if a.pos == nil {
+		if i, ok := a.seen[key]; ok {
+			return i
+		}
 		a.lookups++
 		if a.lookups <= 4 {
-			return indexOfKey(a.doc.Items, key)
+			i := indexOfKey(a.doc.Items, key)
+			if i >= 0 {
+				if a.seen == nil {
+					a.seen = map[string]int{}
+				}
+				a.seen[key] = i
+			}
+			return i
 		}
 		a.pos = make(map[string]int, len(a.doc.Items))
 		for i, it := range a.doc.Items {
@@ -250,7 +263,7 @@ func (a *applier) insert(it *Item, parent string, atEnd bool, position int) erro
 		at = last + 1
 	}
 	a.doc.Items = slices.Insert(items, at, it)
-	a.pos = nil
+	a.pos, a.seen = nil, nil
 	a.shifted = true
 	return nil
 }
@@ -292,7 +305,7 @@ func (a *applier) place(it *Item, op *Op) error {
 		return invalidOp("invalid position", F("position", op.Position))
 	}
 	a.doc.Items = slices.Insert(a.doc.Items, op.Position, it)
-	a.pos = nil
+	a.pos, a.seen = nil, nil
 	a.shifted = true
 	return nil
 }
@@ -306,7 +319,7 @@ func (a *applier) remove(op *Op) error {
 		drop[k] = true
 	}
 	a.doc.Items = slices.DeleteFunc(a.doc.Items, func(it *Item) bool { return drop[it.Key] })
-	a.pos = nil
+	a.pos, a.seen = nil, nil
 	a.shifted = true
 	return nil
 }
@@ -361,7 +374,7 @@ func (a *applier) move(op *Op) error {
 	}
 	it := a.mutable(i)
 	a.doc.Items = slices.Delete(a.doc.Items, i, i+1)
-	a.pos = nil
+	a.pos, a.seen = nil, nil
 	a.shifted = true
 	it.ParentKey = op.ParentKey
 	return a.place(it, op)
