@@ -178,6 +178,28 @@ func uiServer(tb testing.TB, files map[string][]byte, extraEnv ...string) (*RPCS
 	return srv, root
 }
 
+// startUI starts `noggin-rpc ui` with extra environment and returns the
+// address it prints.
+func startUI(t *testing.T, env ...string) string {
+	t.Helper()
+	cmd := exec.Command(suite.bins[RPC], "ui")
+	cmd.Env = append(processEnv(true), env...)
+	dieWithParent(cmd)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	address, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(address)
+}
+
 // cli runs the noggin CLI on a file, failing the test on a non-zero exit.
 func cli(tb testing.TB, file string, args ...string) {
 	tb.Helper()
@@ -535,22 +557,7 @@ func TestUI(t *testing.T) {
 		if err := os.WriteFile(file, []byte(fuzzFixture), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(suite.bins[RPC], "ui")
-		cmd.Env = append(processEnv(true), "NOGGIN="+file)
-		dieWithParent(cmd)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		address, err := bufio.NewReader(out).ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		address = strings.TrimSpace(address)
+		address := startUI(t, "NOGGIN="+file)
 		m := regexp.MustCompile(`^http://127\.0\.0\.1:\d+/ui/mine\.yaml#token=([0-9a-f]{64})$`).FindStringSubmatch(address)
 		if m == nil {
 			t.Fatalf("printed %q", address)
@@ -583,23 +590,9 @@ func TestUI(t *testing.T) {
 
 	t.Run("noggin-rpc ui on a fresh machine: one command, then the page", func(t *testing.T) {
 		home := t.TempDir()
-		cmd := exec.Command(suite.bins[RPC], "ui")
-		cmd.Env = append(processEnv(true), "HOME="+home) // no $NOGGIN, no ~/.noggin.yaml yet
-		dieWithParent(cmd)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		address, err := bufio.NewReader(out).ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
+		address := startUI(t, "HOME="+home) // no $NOGGIN, no ~/.noggin.yaml yet
 		c := tab(t)
-		run(t, c, chromedp.Navigate(strings.TrimSpace(address)),
+		run(t, c, chromedp.Navigate(address),
 			waitJS(`document.querySelector('.details .empty')?.textContent.startsWith("This noggin is empty")`),
 			chromedp.Focus(chromedp.CSS(".tree")), press("p"), press("first thing"), press(kb.Enter),
 			waitRows([]string{"first thing"}))

@@ -124,8 +124,6 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 // serveMain runs `noggin-rpc serve` (args[0]) until ctx is done.
 func serveMain(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {} // --help prints it on stdout; an error says where to look
 	addr := fs.String("addr", DefaultAddr, "listen address")
 	root := fs.String("root", "", "served directory (default: current directory)")
 	token := fs.String("token", "", "bearer token (default $NOGGIN_RPC_TOKEN)")
@@ -139,13 +137,8 @@ func serveMain(ctx context.Context, args []string, getenv func(string) string, s
 	grace := fs.Duration("grace", 10*time.Second, "time for calls in flight after SIGTERM")
 	maxBytes := fs.Int64("max-bytes", server.DefaultMaxBytes, "request size limit")
 	dsn := fs.String("store", "", "PostgreSQL team database (default $NOGGIN_RPC_STORE)")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			return 0
-		}
-		fmt.Fprintln(stderr, "noggin-rpc: see noggin-rpc help")
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "noggin-rpc: serve takes no arguments\n")
@@ -262,6 +255,24 @@ func serveMain(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	log.Info("stopped: calls in flight finished, Watch streams ended unavailable")
 	return 0
+}
+
+// parseFlags parses a command's flags (args[0] is the command); done says
+// the command ends with code: 0 after --help printed the usage, 2 after a
+// bad flag (the flag package said why on stderr).
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, done bool) {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {} // --help prints the usage on stdout; an error says where to look
+	err := fs.Parse(args[1:])
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		return 0, true
+	case err != nil:
+		fmt.Fprintln(stderr, "noggin-rpc: see noggin-rpc help")
+		return 2, true
+	}
+	return 0, false
 }
 
 // poolGauges exports the database pool's connection counts.

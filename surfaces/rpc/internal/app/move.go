@@ -32,19 +32,13 @@ func openDB(ctx context.Context, dsn string) (*pgstore.DB, error) {
 func move(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	verb := args[0]
 	fs := flag.NewFlagSet(verb, flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	dsn := fs.String("store", "", "PostgreSQL team database (default $NOGGIN_RPC_STORE)")
 	replace := false
 	if verb == "import" {
 		fs.BoolVar(&replace, "replace", false, "replace a noggin of that name (its history is dropped)")
 	}
-	fs.Usage = func() {}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() != 2 {
 		if verb == "import" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,17 +26,10 @@ import (
 // the page moves it to the tab's sessionStorage and out of the address.
 func uiMain(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ui", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {}
 	addr := fs.String("addr", "127.0.0.1:0", "loopback listen address (default: a free port)")
 	open := fs.Bool("open", false, "open the page in the default browser")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			return 0
-		}
-		fmt.Fprintln(stderr, "noggin-rpc: see noggin-rpc help")
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() > 1 {
 		fmt.Fprintln(stderr, "noggin-rpc: ui takes one location at most")
