@@ -192,14 +192,7 @@ func (a *applier) find(key string) int {
 		}
 		a.lookups++
 		if a.lookups <= 4 {
-			i := indexOfKey(a.doc.Items, key)
-			if i >= 0 {
-				if a.seen == nil {
-					a.seen = map[string]int{}
-				}
-				a.seen[key] = i
-			}
-			return i
+			return a.scan(key)
 		}
 		a.pos = make(map[string]int, len(a.doc.Items))
 		for i, it := range a.doc.Items {
@@ -212,6 +205,18 @@ func (a *applier) find(key string) int {
 		return i
 	}
 	return -1
+}
+
+// scan finds key by a linear scan, and remembers where (seen).
+func (a *applier) scan(key string) int {
+	i := indexOfKey(a.doc.Items, key)
+	if i >= 0 {
+		if a.seen == nil {
+			a.seen = map[string]int{}
+		}
+		a.seen[key] = i
+	}
+	return i
 }
 
 // mutable returns a private copy of the item at index i.
