@@ -375,6 +375,8 @@ func TestUI(t *testing.T) {
 		if sel := eval[string](t, c, `document.querySelector('.row.selected .title').textContent`); sel != "beta" {
 			t.Errorf("selection after an outside write: %q, want beta", sel)
 		}
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/%ED%A0%80"),
+			waitJS(`document.querySelector('.alert')?.textContent === "This address names no noggin."`))
 	})
 
 	t.Run("a write above keeps the place", func(t *testing.T) {

@@ -16,7 +16,8 @@ import (
 // the .yaml, .yml and .json files, as slash paths relative to it, sorted,
 // at most max of them. Hidden files and directories, and the files a store
 // keeps beside a noggin (history, lock, temporary files), are left out;
-// symbolic links are not followed.
+// symbolic links are not followed. The walk looks at most at listVisits
+// entries, so that a root holding a large tree answers at once (truncated).
 func (c *Cache) List(ctx context.Context, max int) ([]string, bool, error) {
 	if c.opts.Root == "" {
 		return nil, false, errors.New("list: the store has no root directory")
@@ -27,13 +28,17 @@ func (c *Cache) List(ctx context.Context, max int) ([]string, bool, error) {
 	}
 	defer func() { _ = root.Close() }()
 	var names []string
-	truncated := false
+	truncated, visits := false, 0
 	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable directory lists nothing
 		}
 		if cerr := noggin.Cancelled(ctx); cerr != nil {
 			return cerr
+		}
+		if visits++; visits > listVisits {
+			truncated = true
+			return fs.SkipAll
 		}
 		name := d.Name()
 		if p != "." && strings.HasPrefix(name, ".") {
@@ -58,6 +63,10 @@ func (c *Cache) List(ctx context.Context, max int) ([]string, bool, error) {
 	slices.Sort(names)
 	return names, truncated, nil
 }
+
+// listVisits is the most directory entries List looks at (a variable for
+// the tests).
+var listVisits = 20000
 
 // isNogginName reports whether a file name is a noggin's (.yaml, .yml or
 // .json; a write's temporary file, NAME.tmp-PID-TIME, is not).

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,5 +52,31 @@ func TestCacheList(t *testing.T) {
 	}
 	if _, _, err := NewCache(Options{}).List(context.Background(), 10); err == nil {
 		t.Error("a cache without a root listed files")
+	}
+}
+
+// TestCacheListLargeTree: a root holding a large tree (a home directory,
+// say) answers after listVisits entries, truncated, not after the walk.
+func TestCacheListLargeTree(t *testing.T) {
+	defer func(n int) { listVisits = n }(listVisits)
+	listVisits = 60
+	root := t.TempDir()
+	for d := range 3 {
+		dir := filepath.Join(root, fmt.Sprintf("d%02d", d))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f := range listVisits / 2 {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d.txt", f)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "z.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	names, truncated, err := NewCache(Options{Root: root}).List(context.Background(), 1000)
+	if err != nil || !truncated || len(names) != 0 {
+		t.Fatalf("List = %q, %v, %v; want nothing found yet, truncated", names, truncated, err)
 	}
 }

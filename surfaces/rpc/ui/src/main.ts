@@ -16,10 +16,15 @@ function takeFragmentToken(): void {
   history.replaceState(null, "", location.pathname + location.search);
 }
 
-function nogginName(): string | null {
+// nogginName is the noggin the address names ("" for the list page;
+// undefined for an address that is not one: bad %-escapes).
+function nogginName(): string | undefined {
   const rest = location.pathname.replace(/^\/ui\/?/, "");
-  if (rest === "") return null;
-  return rest.split("/").map(decodeURIComponent).join("/");
+  try {
+    return rest.split("/").map(decodeURIComponent).join("/");
+  } catch {
+    return undefined;
+  }
 }
 
 function login(refused: boolean): void {
@@ -59,8 +64,12 @@ async function listPage(): Promise<void> {
 
 async function start(): Promise<void> {
   const name = nogginName();
+  if (name === undefined) {
+    root.replaceChildren(el("p", "alert", "This address names no noggin."));
+    return;
+  }
   try {
-    if (name === null) {
+    if (name === "") {
       await listPage();
       return;
     }
