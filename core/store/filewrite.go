@@ -419,9 +419,20 @@ type summed struct {
 	d digester
 }
 
+// Write writes b and digests it; a large b is digested on another
+// goroutine while the kernel copies it (b does not change meanwhile).
 func (w *summed) Write(b []byte) (int, error) {
+	if len(b) < 256<<10 {
+		_, _ = w.d.Write(b)
+		return w.f.Write(b)
+	}
+	done := make(chan struct{})
+	go func() {
+		_, _ = w.d.Write(b)
+		close(done)
+	}()
 	n, err := w.f.Write(b)
-	_, _ = w.d.Write(b[:n])
+	<-done
 	return n, err
 }
 
