@@ -420,19 +420,20 @@ type summed struct {
 }
 
 // Write writes b and digests it; a large b is digested on another
-// goroutine while the kernel copies it (b does not change meanwhile).
+// goroutine while the kernel copies it (b does not change meanwhile). b
+// may map a file that another tool cuts short: that goroutine's fault is
+// codec.ErrCutShort, as the writer's own is (the kernel's copy fails).
 func (w *summed) Write(b []byte) (int, error) {
 	if len(b) < 256<<10 {
 		_, _ = w.d.Write(b)
 		return w.f.Write(b)
 	}
-	done := make(chan struct{})
-	go func() {
-		_, _ = w.d.Write(b)
-		close(done)
-	}()
+	done := make(chan bool)
+	go func() { done <- mmap.Guard(func() { _, _ = w.d.Write(b) }) }()
 	n, err := w.f.Write(b)
-	<-done
+	if !<-done {
+		return n, codec.ErrCutShort
+	}
 	return n, err
 }
 

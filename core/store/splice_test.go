@@ -218,3 +218,32 @@ func TestMappedWriteAfterChange(t *testing.T) {
 		})
 	}
 }
+
+// TestSpliceLargeFileShrank: as TestSpliceFileShrank, on a file whose
+// pieces are digested beside the write (summed): the digest meets the
+// fault too, and the write encodes every item instead.
+func TestSpliceLargeFileShrank(t *testing.T) {
+	p := lazyFile(t, 30000)
+	want, _ := os.ReadFile(p)
+	copies := 0
+	beforeSplice = func() {
+		copies++
+		if err := os.Truncate(p, 10); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { beforeSplice = nil }()
+	if err := addItem(mustOpen(t, p, Options{MapFiles: true}), "new"); err != nil {
+		t.Fatal(err)
+	}
+	if copies != 1 {
+		t.Fatalf("%d copies from the file, want 1", copies)
+	}
+	got, _ := os.ReadFile(p)
+	if !strings.HasPrefix(string(got), string(want[:len(want)-1])) || !strings.Contains(string(got), "key: new") {
+		t.Fatalf("after the fault: %d bytes, %d before", len(got), len(want))
+	}
+	if data, _ := os.ReadFile(p + historySuffix); lastAfter(data) != digestOf(got) {
+		t.Fatal("the journal does not name the file written")
+	}
+}
