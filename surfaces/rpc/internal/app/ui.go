@@ -6,13 +6,14 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	htmltemplate "html/template"
 	"io"
 	"net"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
@@ -68,8 +69,12 @@ func uiMain(ctx context.Context, args []string, getenv func(string) string, stdo
 	fmt.Fprintf(stderr, "noggin-rpc: the web view of %s (Ctrl-C stops it); open:\n", noggin.Safe(file))
 	fmt.Fprintln(stdout, page)
 	if *open {
-		if err := browse(page); err != nil {
+		dir, err := browse(page)
+		if err != nil {
 			fmt.Fprintf(stderr, "noggin-rpc: --open: %v (open the address above)\n", err)
+		}
+		if dir != "" {
+			defer func() { _ = os.RemoveAll(dir) }()
 		}
 	}
 	if err := serve(ctx, ln, srv, nil, defaultTimeouts); err != nil {
@@ -86,8 +91,14 @@ type oneNoggin struct {
 	name string
 }
 
+// Open opens the noggin if location names it (as core names a noggin
+// relative to a server: trimmed and cleaned), else refuses.
 func (o *oneNoggin) Open(ctx context.Context, location string) (noggin.Store, error) {
-	if strings.TrimSpace(location) != o.name {
+	name, err := store.RelativeName(location)
+	if err != nil {
+		return nil, err
+	}
+	if name != o.name {
 		return nil, noggin.NewError(noggin.CodeLocationRefused, noggin.F("location", location), noggin.F("detail", "this server serves "+o.name+" only"))
 	}
 	return o.Cache.Open(ctx, location)
@@ -97,14 +108,34 @@ func (o *oneNoggin) List(context.Context, int) ([]string, bool, error) {
 	return []string{o.name}, false, nil
 }
 
-// browse opens page in the desktop's browser.
-func browse(page string) error {
-	name := "xdg-open"
+// browse opens page in the desktop's browser and returns the directory of
+// the redirect it wrote (remove it when done). page holds the token, and a
+// command line is readable by every local user (ps, /proc): the browser is
+// given a file of ours instead (a private directory, mode 0600) that
+// redirects it to page, as Jupyter does.
+func browse(page string) (dir string, err error) {
+	dir, file, err := redirectFile(page)
+	if err != nil {
+		return dir, err
+	}
+	target := (&url.URL{Scheme: "file", Path: filepath.ToSlash(file)}).String()
 	switch runtime.GOOS {
 	case "darwin":
-		name = "open"
+		return dir, exec.Command("open", target).Start()
 	case "windows":
-		return exec.Command("rundll32", "url.dll,FileProtocolHandler", page).Start()
+		return dir, exec.Command("rundll32", "url.dll,FileProtocolHandler", target).Start()
 	}
-	return exec.Command(name, page).Start()
+	return dir, exec.Command("xdg-open", target).Start()
+}
+
+// redirectFile writes an HTML file that sends a browser to page, in a new
+// private directory.
+func redirectFile(page string) (dir, file string, err error) {
+	if dir, err = os.MkdirTemp("", "noggin-ui-"); err != nil {
+		return "", "", err
+	}
+	file = filepath.Join(dir, "open.html")
+	html := `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">` +
+		`<meta http-equiv="refresh" content="0;url=` + htmltemplate.HTMLEscapeString(page) + `"><title>noggin</title>` + "\n"
+	return dir, file, os.WriteFile(file, []byte(html), 0o600)
 }
