@@ -492,6 +492,7 @@ func TestUI(t *testing.T) {
 			chromedp.Click(chromedp.CSS("button[data-verb='reopen']")))
 		selectTitle(t, c, "first")
 		run(t, c, press("m"), press("into /9"), press(kb.Enter), waitJS(`document.querySelector('.alert').textContent.startsWith("move: path not found: /9")`))
+		run(t, c, press("n"), press("   "), press(kb.Enter), waitJS(`document.querySelector('.alert').textContent.startsWith("note: ")`)) // core's rule, not the page's
 	})
 
 	t.Run("hostile text stays text", func(t *testing.T) {

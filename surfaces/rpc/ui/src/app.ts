@@ -236,7 +236,7 @@ export class NogginPage {
       e.preventDefault();
       const reply = input.value;
       this.closeBar();
-      if (reply !== "") answer(reply);
+      answer(reply); // core says whether it will do (Esc cancels)
     };
     this.bar.hidden = false;
     input.focus();
@@ -281,7 +281,7 @@ export class NogginPage {
     form.append(text, add);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      if (text.value.trim() !== "") this.run("note", { path: this.path(n), text: text.value });
+      this.run("note", { path: this.path(n), text: text.value }); // core says whether the text will do
     });
     d.append(form);
   }
