@@ -220,14 +220,8 @@ func serveMain(ctx context.Context, args []string, getenv func(string) string, s
 		db.Observe = metrics.Observe
 		poolGauges(metrics, db)
 	}
-	srv, err := server.New(cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
-		return 1
-	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+	srv, ln, ok := listen(cfg, *addr, stderr)
+	if !ok {
 		return 1
 	}
 	scheme := "http"
@@ -255,6 +249,21 @@ func serveMain(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	log.Info("stopped: calls in flight finished, Watch streams ended unavailable")
 	return 0
+}
+
+// listen builds the server of cfg and listens on addr; ok is false after
+// a failure, said on stderr.
+func listen(cfg server.Config, addr string, stderr io.Writer) (*server.Server, net.Listener, bool) {
+	srv, err := server.New(cfg)
+	if err == nil {
+		var ln net.Listener
+		if ln, err = net.Listen("tcp", addr); err == nil {
+			return srv, ln, true
+		}
+		srv.Close()
+	}
+	fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+	return nil, nil, false
 }
 
 // parseFlags parses a command's flags (args[0] is the command); done says

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"io"
-	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -55,14 +54,8 @@ func uiMain(ctx context.Context, args []string, getenv func(string) string, stdo
 	token := hex.EncodeToString(secret)
 	name := filepath.Base(file)
 	only := &oneNoggin{Cache: store.NewCache(store.Options{Root: filepath.Dir(file)}), name: name}
-	srv, err := server.New(server.Config{Engine: eng, Opener: only, Token: token, Store: store.Options{Root: filepath.Dir(file)}})
-	if err != nil {
-		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
-		return 1
-	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+	srv, ln, ok := listen(server.Config{Engine: eng, Opener: only, Token: token, Store: store.Options{Root: filepath.Dir(file)}}, *addr, stderr)
+	if !ok {
 		return 1
 	}
 	page := fmt.Sprintf("http://%s/ui/%s#token=%s", ln.Addr(), url.PathEscape(name), token)
