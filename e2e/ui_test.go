@@ -369,12 +369,22 @@ func TestUI(t *testing.T) {
 		}
 		run(t, c, chromedp.Navigate(link), waitRows(treeTitles(readDoc(t, file))))
 		selectTitle(t, c, "beta")
+		run(t, c, chromedp.Click(chromedp.CSS(".note-form textarea")), press("half a note"))
 		cli(t, file, "note", "/1/1", "from the CLI") // writes by another process
 		cli(t, file, "add", "--before", "/1", "written elsewhere")
 		run(t, c, waitRows(treeTitles(readDoc(t, file))))
 		if sel := eval[string](t, c, `document.querySelector('.row.selected .title').textContent`); sel != "beta" {
 			t.Errorf("selection after an outside write: %q, want beta", sel)
 		}
+		if typed := eval[string](t, c, `document.activeElement.matches('.note-form textarea') ? document.activeElement.value : "(focus lost)"`); typed != "half a note" {
+			t.Errorf("a note being typed after an outside write: %q", typed)
+		}
+		run(t, c, press(" done"), chromedp.Click(chromedp.CSS(".note-form button")),
+			waitJS(`document.querySelector('.note-form textarea').value === ""`))
+		waitFile(t, file, "the note typed in the page", func(d *noggin.Document) bool {
+			it := byTitle(d, "beta")
+			return it != nil && len(it.Notes) > 0 && it.Notes[len(it.Notes)-1].Text == "half a note done"
+		})
 		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/%ED%A0%80"),
 			waitJS(`document.querySelector('.alert')?.textContent === "This address names no noggin."`))
 	})

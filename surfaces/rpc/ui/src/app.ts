@@ -192,11 +192,15 @@ export class NogginPage {
   }
 
   /** run calls a verb on this noggin; the Watch stream brings the change. */
-  private run(verb: string, args: JsonObject): void {
+  private run(verb: string, args: JsonObject): Promise<Envelope | undefined> {
     this.el.dataset.calls = String(++this.calls);
-    call(verb, { noggin: this.name, ...args })
+    return call(verb, { noggin: this.name, ...args })
       .then((env) => this.answered(env))
-      .catch((e) => (isAuthError(e) ? this.onAuth() : this.say(message(e))))
+      .catch((e) => {
+        if (isAuthError(e)) this.onAuth();
+        else this.say(message(e));
+        return undefined;
+      })
       .finally(() => (this.el.dataset.calls = String(--this.calls)));
   }
 
@@ -253,6 +257,11 @@ export class NogginPage {
     this.panel = "details";
     const n = this.tree.selectedNode();
     const d = this.details;
+    // A note being typed on this item survives the redraw of a live update.
+    const typing = d.querySelector<HTMLTextAreaElement>(".note-form textarea");
+    const draft = typing && typing.dataset.key === n?.key ? typing : null;
+    const focused = draft !== null && document.activeElement === draft;
+    const [from, to] = [draft?.selectionStart ?? 0, draft?.selectionEnd ?? 0];
     d.replaceChildren();
     if (!n || !this.model) {
       d.append(el("p", "empty", this.model?.size ? "Nothing selected." : "This noggin is empty: p pushes the first item."));
@@ -274,16 +283,23 @@ export class NogginPage {
     }
     d.append(el("h3", "", n.notes.length ? `Notes (${n.notes.length})` : "No notes"), notes);
     const form = el("form", "note-form");
-    const text = el("textarea");
+    const text = draft ?? el("textarea");
     text.rows = 3;
+    text.dataset.key = n.key;
     text.setAttribute("aria-label", "new note");
     const add = el("button", "", "Add note");
     form.append(text, add);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      this.run("note", { path: this.path(n), text: text.value }); // core says whether the text will do
+      void this.run("note", { path: this.path(n), text: text.value }).then((env) => { // core says whether the text will do
+        if (env?.status === "ok") text.value = "";
+      });
     });
     d.append(form);
+    if (focused) {
+      text.focus();
+      text.setSelectionRange(from, to);
+    }
   }
 
   private async find(query: string): Promise<void> {
