@@ -306,7 +306,7 @@ var answered = waitJS(`(document.querySelector('.page')?.dataset.calls ?? "0") =
 // row showing title.
 func selectTitle(tb testing.TB, ctx context.Context, title string) {
 	tb.Helper()
-	run(tb, ctx, answered, press(kb.Home))
+	run(tb, ctx, answered, chromedp.Focus(chromedp.CSS(".tree")), press(kb.Home))
 	for range 60 {
 		if eval[string](tb, ctx, `document.querySelector('.row.selected .title')?.textContent ?? ""`) == title {
 			return
@@ -385,6 +385,26 @@ func TestUI(t *testing.T) {
 			it := byTitle(d, "beta")
 			return it != nil && len(it.Notes) > 0 && it.Notes[len(it.Notes)-1].Text == "half a note done"
 		})
+		// A verb asked about an item goes to that item, wherever writes
+		// elsewhere moved it meanwhile, and nowhere once it is gone.
+		selectTitle(t, c, "beta")
+		betaPath := eval[string](t, c, `document.querySelector('.row.selected .path').textContent`)
+		run(t, c, press("n"))
+		cli(t, file, "add", "--before", betaPath, "intruder")
+		run(t, c, waitRows(treeTitles(readDoc(t, file))), press("for beta"), press(kb.Enter))
+		waitFile(t, file, "the note on beta, not on the item now at its old path", func(d *noggin.Document) bool {
+			it := byTitle(d, "beta")
+			return it != nil && it.Notes[len(it.Notes)-1].Text == "for beta" && len(byTitle(d, "intruder").Notes) == 0
+		})
+		run(t, c, answered)
+		selectTitle(t, c, "intruder")
+		run(t, c, press("n"))
+		cli(t, file, "delete", eval[string](t, c, `document.querySelector('.row.selected .path').textContent`))
+		run(t, c, waitRows(treeTitles(readDoc(t, file))), press("too late"), press(kb.Enter),
+			waitJS(`document.querySelector('.alert').textContent === "That item is no longer in the noggin."`))
+		if data, _ := os.ReadFile(file); strings.Contains(string(data), "too late") {
+			t.Error("a note meant for a deleted item was written")
+		}
 		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/%ED%A0%80"),
 			waitJS(`document.querySelector('.alert')?.textContent === "This address names no noggin."`))
 	})

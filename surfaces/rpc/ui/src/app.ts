@@ -32,15 +32,15 @@ export class NogginPage {
     const v = (key: string, label: string, run: () => void): Verb => ({ key, label, run });
     this.verbs = [
       v("p", "push", () => this.ask("Push a child of the active item:", "", (title) => this.run("push", { title }))),
-      v("a", "add", () => this.withSelected((n) => this.ask(`Add under ${this.path(n)}:`, "", (title) => this.run("add", { title, into: this.path(n) })))),
-      v("s", "add after", () => this.withSelected((n) => this.ask(`Add after ${this.path(n)}:`, "", (title) => this.run("add", { title, after: this.path(n) })))),
-      v("b", "add before", () => this.withSelected((n) => this.ask(`Add before ${this.path(n)}:`, "", (title) => this.run("add", { title, before: this.path(n) })))),
+      v("a", "add", () => this.withSelected((n) => this.ask(`Add under ${this.path(n)}:`, "", (title) => this.run("add", { title, into: this.path(n) }, n)))),
+      v("s", "add after", () => this.withSelected((n) => this.ask(`Add after ${this.path(n)}:`, "", (title) => this.run("add", { title, after: this.path(n) }, n)))),
+      v("b", "add before", () => this.withSelected((n) => this.ask(`Add before ${this.path(n)}:`, "", (title) => this.run("add", { title, before: this.path(n) }, n)))),
       v("Enter", "goto", () => this.withSelected((n) => this.run("goto", { path: this.path(n) }))),
       v("d", "done", () => this.withSelected((n) => this.run("done", { path: this.path(n) }))),
       v("r", "reopen", () => this.withSelected((n) => this.run("edit", { path: this.path(n), state: "open" }))),
       v("o", "pop", () => this.run("pop", {})),
-      v("e", "edit", () => this.withSelected((n) => this.ask(`New title of ${this.path(n)}:`, n.title, (title) => this.run("edit", { path: this.path(n), title })))),
-      v("n", "note", () => this.withSelected((n) => this.ask(`Note on ${this.path(n)}:`, "", (text) => this.run("note", { path: this.path(n), text })))),
+      v("e", "edit", () => this.withSelected((n) => this.ask(`New title of ${this.path(n)}:`, n.title, (title) => this.run("edit", { path: this.path(n), title }, n)))),
+      v("n", "note", () => this.withSelected((n) => this.ask(`Note on ${this.path(n)}:`, "", (text) => this.run("note", { path: this.path(n), text }, n)))),
       v("m", "move", () => this.withSelected((n) => this.ask(`Move ${this.path(n)} (before, after or into a path, e.g. "into /2"):`, "", (where) => this.move(n, where)))),
       v("Delete", "delete", () => this.withSelected((n) => this.confirmDelete(n))),
       v("/", "find", () => this.ask("Find (every word, any case):", "", (query) => this.find(query))),
@@ -109,8 +109,9 @@ export class NogginPage {
     this.tree.el.focus();
   }
 
+  /** path is n's path in the noggin as the page has it now (n may come from an earlier model). */
   private path(n: Node): string {
-    return this.model!.path(n);
+    return this.model!.path(this.model!.byKey.get(n.key) ?? n);
   }
 
   private withSelected(f: (n: Node) => void): void {
@@ -180,19 +181,24 @@ export class NogginPage {
       this.say('Say where: "before PATH", "after PATH" or "into PATH".');
       return;
     }
-    this.run("move", { path: this.path(n), [m[1]]: m[2] });
+    this.run("move", { path: this.path(n), [m[1]]: m[2] }, n);
   }
 
   private confirmDelete(n: Node): void {
     const below = this.model!.descendants(n);
     const what = below ? `${this.path(n)} and the ${below} items under it` : this.path(n);
     this.ask(`Delete ${what}? Type "yes":`, "", (answer) => {
-      if (answer.trim().toLowerCase() === "yes") this.run("delete", { path: this.path(n), recursive: below > 0 });
+      if (answer.trim().toLowerCase() === "yes") this.run("delete", { path: this.path(n), recursive: below > 0 }, n);
     });
   }
 
   /** run calls a verb on this noggin; the Watch stream brings the change. */
-  private run(verb: string, args: JsonObject): Promise<Envelope | undefined> {
+  private run(verb: string, args: JsonObject, about?: Node): Promise<Envelope | undefined> {
+    if (about && !this.model?.byKey.has(about.key)) {
+      // Answered after the item went (another writer): its old path may name another.
+      this.say("That item is no longer in the noggin.");
+      return Promise.resolve(undefined);
+    }
     this.el.dataset.calls = String(++this.calls);
     return call(verb, { noggin: this.name, ...args })
       .then((env) => this.answered(env))
@@ -291,7 +297,7 @@ export class NogginPage {
     form.append(text, add);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      void this.run("note", { path: this.path(n), text: text.value }).then((env) => { // core says whether the text will do
+      void this.run("note", { path: this.path(n), text: text.value }, n).then((env) => { // core says whether the text will do
         if (env?.status === "ok") text.value = "";
       });
     });
