@@ -27,7 +27,7 @@ func mappedFile(t *testing.T, text []byte) (string, []byte) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m, ok := mmap.MapLazily(f, len(text))
+	m, ok := mmap.Map(f, len(text))
 	if !ok {
 		t.Skip("the file cannot be mapped")
 	}

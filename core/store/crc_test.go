@@ -29,7 +29,7 @@ func TestCRC32Dropping(t *testing.T) {
 }
 
 // mapTestFile writes data to a new file and maps it as a store does
-// (mmap.MapLazily), until the test ends; it skips the test where files
+// (mmap.Map), until the test ends; it skips the test where files
 // cannot be mapped. It returns the mapping and the file's path.
 func mapTestFile(tb testing.TB, data []byte) ([]byte, string) {
 	tb.Helper()
@@ -41,7 +41,7 @@ func mapTestFile(tb testing.TB, data []byte) ([]byte, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, ok := mmap.MapLazily(f, len(data))
+	m, ok := mmap.Map(f, len(data))
 	_ = f.Close()
 	if !ok {
 		tb.Skip("no mapping")
@@ -69,7 +69,7 @@ func BenchmarkCRC32Dropping(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(n))
 			for b.Loop() {
-				m, ok := mmap.MapLazily(f, n)
+				m, ok := mmap.Map(f, n)
 				if !ok {
 					b.Skip("no mapping")
 				}

@@ -273,7 +273,7 @@ func (s *fileStore) loadDropping() (f loadedFile, ok bool, err error) {
 	if serr != nil || !fi.Mode().IsRegular() {
 		return f, false, nil
 	}
-	m, mapped := mmap.MapLazily(file, int(fi.Size()))
+	m, mapped := mmap.Map(file, int(fi.Size()))
 	if !mapped {
 		return f, false, nil
 	}

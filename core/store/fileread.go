@@ -52,7 +52,7 @@ func (s *fileStore) fileHolds(want string, keep bool, scratch *[]byte) (b []byte
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
 		return nil, false, false
 	}
-	if m, ok := mmap.MapLazily(f, int(size)); ok && !noMap {
+	if m, ok := mmap.Map(f, int(size)); ok && !noMap {
 		same := false
 		if !mmap.Guard(func() { same = crc32Dropping(m) == sum }) || !same || !keep {
 			mmap.Unmap(m)
@@ -164,7 +164,7 @@ func (s *fileStore) read(allowMap bool) (buf []byte, mapped bool, err error) {
 			size = int(fi.Size())
 		}
 		if allowMap {
-			if b, ok := mmap.MapLazily(f, size); ok { // see mmap.MapLazily
+			if b, ok := mmap.Map(f, size); ok {
 				return b, true, nil
 			}
 		}

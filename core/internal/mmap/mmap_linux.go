@@ -6,33 +6,23 @@ import (
 	"unsafe"
 )
 
-// Map maps the first size bytes of f read-only, populated at once (for a
-// pass over the whole file on one goroutine). ok is false if the file is
-// empty or cannot be mapped; the caller then reads it.
+// Map maps the first size bytes of f read-only. Its pages are faulted in
+// as they are read, so that a reader that drops them as it goes never has
+// the whole file in memory, and two goroutines reading halves fault their
+// pages in on both cores. ok is false if the file is empty or cannot be
+// mapped; the caller then reads it.
 func Map(f *os.File, size int) (b []byte, ok bool) {
-	return mapFlags(f, size, syscall.MAP_POPULATE)
-}
-
-// MapLazily is Map without populating the mapping: its pages are faulted
-// in as they are read, so that a reader that drops them as it goes never
-// has the whole file in memory, and two goroutines reading halves fault
-// their pages in on both cores.
-func MapLazily(f *os.File, size int) (b []byte, ok bool) {
-	return mapFlags(f, size, 0)
-}
-
-func mapFlags(f *os.File, size, flags int) (b []byte, ok bool) {
 	if size <= 0 {
 		return nil, false
 	}
-	b, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_PRIVATE|flags)
+	b, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_PRIVATE)
 	if err != nil {
 		return nil, false
 	}
 	return b, true
 }
 
-// Unmap releases a mapping of Map or MapLazily.
+// Unmap releases a mapping of Map.
 func Unmap(b []byte) { _ = syscall.Munmap(b) }
 
 // Drop tells the kernel that this process no longer needs the whole pages

@@ -22,7 +22,7 @@ func TestGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	b, ok := MapLazily(f, 3*os.Getpagesize())
+	b, ok := Map(f, 3*os.Getpagesize())
 	if !ok {
 		t.Fatal("not mapped")
 	}

@@ -7,9 +7,6 @@ import "os"
 // Map never maps outside Linux: the file is read.
 func Map(*os.File, int) ([]byte, bool) { return nil, false }
 
-// MapLazily never maps outside Linux.
-func MapLazily(*os.File, int) ([]byte, bool) { return nil, false }
-
 // Unmap does nothing outside Linux.
 func Unmap([]byte) {}
 
