@@ -9,19 +9,12 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
 
 	"github.com/noggin-go/noggin/surfaces/cli/internal/app"
 )
 
 func main() {
-	// A noggin invocation lives for milliseconds: collecting garbage is
-	// wasted work. Unless the user tuned GOGC, the collector only runs once
-	// the heap reaches 512 MiB (a 10k-item noggin needs a few dozen).
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(-1)
-		debug.SetMemoryLimit(512 << 20)
-	}
+	app.OneShot(os.Getenv)
 	// Ctrl-C (or a TERM) while the verb waits for the noggin's lock, a
 	// remote server or changes stops it with nothing written; once the
 	// write has begun it completes (interrupt.go).

@@ -32,6 +32,7 @@ func (r *runner) watchShow(withNotes bool) int {
 	if !res.Envelope.OK() {
 		return r.failEnv(res.Envelope)
 	}
+	longLived()
 	tty := isTerminal(r.stdout)
 	if tty && !r.json {
 		r.write(r.stdout, []byte(termHome+termClear))
