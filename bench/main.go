@@ -26,6 +26,7 @@ func main() {
 	runs := flag.Int("runs", 30, "timed runs per verb and size")
 	out := flag.String("report", "", "write the floor report (README.md, chart.png, results.json) into this directory")
 	sizes := flag.String("sizes", "10,10000,100000", "noggin sizes of the report")
+	readme := flag.String("readme", "", "with -report, also rewrite the performance section of this README")
 	gen := flag.Int("gen", 0, "write the generated noggin of this many items to the file named by the argument, and exit")
 	flag.Parse()
 	var err error
@@ -42,7 +43,7 @@ func main() {
 			}
 			ns = append(ns, n)
 		}
-		err = report(*runs, ns, *out)
+		err = report(*runs, ns, *out, *readme)
 	default:
 		err = run(*runs)
 	}

@@ -166,7 +166,7 @@ func buildHello(dir string) (string, error) {
 	return bin, nil
 }
 
-func report(runs int, sizes []int, outDir string) error {
+func report(runs int, sizes []int, outDir, readme string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -275,6 +275,11 @@ func report(runs int, sizes []int, outDir string) error {
 	}
 	if err := os.WriteFile(filepath.Join(outDir, "chart.png"), png, 0o644); err != nil {
 		return err
+	}
+	if readme != "" {
+		if err := writeReadmeSection(readme, rep); err != nil {
+			return err
+		}
 	}
 	fmt.Print(md)
 	return nil
