@@ -128,21 +128,9 @@ func IndexOf(doc *Document, key string) int {
 	return indexOfKey(doc.Items, key)
 }
 
-// indexOfKey returns the index of the first item with key, or -1, in one
-// pass. Generated keys share a long prefix and differ near the end: the
-// last byte, looked at first, rules out most items without comparing
-// strings (2-3 times faster on 100k items, BenchmarkIndexOfKey).
+// indexOfKey returns the index of the first item with key, or -1.
 func indexOfKey(items []*Item, key string) int {
-	if key == "" {
-		return slices.IndexFunc(items, func(it *Item) bool { return it.Key == "" })
-	}
-	n, last := len(key), key[len(key)-1]
-	for i, it := range items {
-		if k := it.Key; len(k) == n && k[n-1] == last && k == key {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(items, func(it *Item) bool { return it.Key == key })
 }
 
 // flat returns the list index of the first item with key, or -1; only
@@ -321,12 +309,8 @@ func (x *index) spine(key string) {
 			roots = append(roots, it)
 			continue
 		}
-		n, last := len(p), p[len(p)-1]
-		for k, key := range keys {
-			if len(key) == n && key[n-1] == last && key == p {
-				rows[k] = append(rows[k], it)
-				break
-			}
+		if k := slices.Index(keys, p); k >= 0 {
+			rows[k] = append(rows[k], it)
 		}
 	}
 	for k, key := range keys {
@@ -379,17 +363,8 @@ func (x *index) spinePending() bool {
 
 // lastIndexOfKey is indexOfKey searching from the end (-1 if absent).
 func lastIndexOfKey(items []*Item, key string) int {
-	if key == "" {
-		for i := len(items) - 1; i >= 0; i-- {
-			if items[i].Key == "" {
-				return i
-			}
-		}
-		return -1
-	}
-	n, last := len(key), key[len(key)-1]
 	for i := len(items) - 1; i >= 0; i-- {
-		if k := items[i].Key; len(k) == n && k[n-1] == last && k == key {
+		if items[i].Key == key {
 			return i
 		}
 	}

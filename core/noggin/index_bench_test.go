@@ -2,7 +2,6 @@ package noggin
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"testing"
 )
@@ -59,27 +58,6 @@ func BenchmarkIndex(b *testing.B) {
 			if v := buildView(d, x, x.item(active), viewOpts{}); v == nil {
 				b.Fatal("no view")
 			}
-		}
-	})
-}
-
-// BenchmarkIndexOfKey: the linear key search of a document without a key
-// index (a lazy read's), for a key it does not have (a new item's), with
-// the last byte looked at first and with a plain comparison.
-func BenchmarkIndexOfKey(b *testing.B) {
-	items := make([]*Item, 100000)
-	for i := range items {
-		items[i] = &Item{Key: fmt.Sprintf("i-20260105-090008-%06x", i*7919%(1<<24))}
-	}
-	const key = "i-20260105-090008-zzzzzz"
-	b.Run("last-byte-first", func(b *testing.B) {
-		for b.Loop() {
-			_ = indexOfKey(items, key)
-		}
-	})
-	b.Run("plain", func(b *testing.B) {
-		for b.Loop() {
-			_ = slices.IndexFunc(items, func(it *Item) bool { return it.Key == key })
 		}
 	})
 }
