@@ -14,7 +14,8 @@ ARGS      ?=
 # suggestion code (and debug info) to cut its start-up time.
 CLI_TAGS  := -tags urfave_cli_no_docs,urfave_cli_no_suggest
 # Without cgo the binary is static: linking net (for remote noggins) with
-# cgo makes it dynamic, and the dynamic loader costs ~0.7 ms per start.
+# cgo makes it dynamic, and the dynamic loader costs every start
+# (bench/mechanisms.md).
 CLI_ENV   := CGO_ENABLED=0
 # Version, commit and build date for --version (core/buildinfo).
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)

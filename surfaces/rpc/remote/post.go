@@ -2,9 +2,8 @@ package remote
 
 // One HTTP/1.1 POST over a fresh connection (TLS for https), written out
 // here instead of taken from net/http: linking net/http costs every start
-// of the CLI about 0.6 ms of package initialisation (measured with
-// hello-world binaries: +0.6 ms for net/http, +0.3 ms for crypto/tls,
-// +0.06 ms for net), and the CLI makes one call per process anyway.
+// of the CLI its package initialisation (bench/mechanisms.md), and the CLI
+// makes one call per process anyway.
 
 import (
 	"bufio"

@@ -20,9 +20,10 @@ var interruptSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
 // signals are ignored, so the few milliseconds of reading, planning and
 // writing always complete (a write once begun is never cut in half).
 //
-// The laziness is for speed: watching signals makes the Go runtime start
-// a thread that waits for them, about 0.5 ms of a 3 ms run on a small
-// noggin, and most runs never wait.
+// Watching lazily also spares most runs, which never wait, the thread the
+// Go runtime starts to wait for signals (bench/mechanisms.md); but the
+// reason it stays is the rule above: a run that does not wait is never
+// cancelled, it completes (docs/cli.md).
 type interruptContext struct {
 	once    sync.Once
 	watched atomic.Pointer[context.Context]
