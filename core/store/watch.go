@@ -7,10 +7,12 @@ import (
 	"github.com/noggin-go/noggin/core/noggin"
 )
 
-// hub fans events out to subscribers. Each subscriber has an unbounded
-// queue, so publishing never blocks a writer, and a goroutine that feeds
-// its channel in order. publish is called with the store's state lock
-// held, which fixes one global event order.
+// hub fans events out to subscribers. Each subscriber has a queue, so
+// publishing never blocks a writer, and a goroutine that feeds its channel
+// in order. An event published while the subscriber has not taken the last
+// one is merged into it (see merge): a subscriber that stops reading holds
+// one pending document, not one per write. publish is called with the
+// store's state lock held, which fixes one global event order.
 type hub struct {
 	mu   sync.Mutex
 	subs map[*subscriber]struct{}
@@ -23,6 +25,29 @@ type subscriber struct {
 	mu     sync.Mutex
 	queue  []noggin.Event
 	signal chan struct{}
+	// owned: the last queued event's Changes were built by merge, for this
+	// subscriber alone, and may be appended to in place.
+	owned bool
+}
+
+// merge queues ev, or folds it into the last queued event when both are
+// changes (not errors): the later document, and the changes of both in
+// order, as a reload that catches several writes at once reports them.
+// Called with s.mu held.
+func (s *subscriber) merge(ev noggin.Event) {
+	n := len(s.queue)
+	if n == 0 || s.queue[n-1].Err != nil || ev.Err != nil {
+		s.queue = append(s.queue, ev)
+		s.owned = false
+		return
+	}
+	last := &s.queue[n-1]
+	if !s.owned { // shared with the other subscribers: copy before appending
+		last.Changes = append(make([]noggin.Change, 0, 2*(len(last.Changes)+len(ev.Changes))), last.Changes...)
+		s.owned = true
+	}
+	last.Changes = append(last.Changes, ev.Changes...)
+	last.Doc = ev.Doc
 }
 
 // active reports whether anyone is subscribed.
@@ -38,7 +63,7 @@ func (h *hub) publish(ev noggin.Event) {
 	defer h.mu.Unlock()
 	for s := range h.subs {
 		s.mu.Lock()
-		s.queue = append(s.queue, ev)
+		s.merge(ev)
 		s.mu.Unlock()
 		select {
 		case s.signal <- struct{}{}:
@@ -106,7 +131,7 @@ type SnapshotWatcher interface {
 }
 
 // Hub fans a store's change events out to its watchers, for stores kept
-// outside this package: each watcher has an unbounded queue, so Publish
+// outside this package: each watcher has a queue (see hub), so Publish
 // never blocks a writer. Publish under the store's own lock to fix one
 // event order. The zero Hub is ready to use.
 type Hub struct{ h hub }

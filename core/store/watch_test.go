@@ -69,13 +69,20 @@ func TestWatchFile(t *testing.T) {
 	// knows), picked up by polling.
 	mustAdd(t, mustOpen(t, p, Options{}), "k3")
 
-	want := [][]string{{"added:k1"}, {"added:k2"}, {"active:>k1"}, {"added:k3"}}
+	// Events a watcher has not taken yet are merged: the changes arrive in
+	// order, in one event or several.
+	want := []string{"added:k1", "added:k2", "active:>k1", "added:k3"}
 	for _, w := range []<-chan noggin.Event{w1, w2} {
-		for i, wantEv := range want {
+		var got []string
+		for len(got) < len(want) {
 			ev := next(t, w)
-			if ev.Err != nil || !reflect.DeepEqual(summary(ev.Changes), wantEv) {
-				t.Fatalf("event %d = %v (err %v), want %v", i, summary(ev.Changes), ev.Err, wantEv)
+			if ev.Err != nil {
+				t.Fatalf("error event %v after %v", ev.Err, got)
 			}
+			got = append(got, summary(ev.Changes)...)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("changes %v, want %v", got, want)
 		}
 	}
 	// An external write that breaks the file (atomically, as a careful
@@ -103,6 +110,10 @@ func TestWatchFile(t *testing.T) {
 	waitFor(t, func() bool { fs.hub.mu.Lock(); defer fs.hub.mu.Unlock(); return fs.stopPoll == nil })
 }
 
+// TestWatchLateSubscriberAndOrder: a subscriber that does not read while
+// 30 writes pass holds one pending event, not 30 documents: it gets the
+// event it was already handed (the first write), then one event with the
+// other 29 changes in order and the last document, and nothing more.
 func TestWatchLateSubscriberAndOrder(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x.yaml")
 	s := mustOpen(t, p, Options{PollInterval: time.Hour})
@@ -111,20 +122,76 @@ func TestWatchLateSubscriberAndOrder(t *testing.T) {
 	defer cancel()
 	w := s.Watch(ctx)
 	const n = 30
+	var want []string
 	for i := 1; i <= n; i++ {
 		mustAdd(t, s, "k"+strconv.Itoa(i))
+		want = append(want, "added:k"+strconv.Itoa(i))
 	}
-	for i := 1; i <= n; i++ {
+	sub := s.(*fileStore).hub.onlySubscriber(t)
+	sub.mu.Lock()
+	queued := len(sub.queue)
+	sub.mu.Unlock()
+	if queued > 1 {
+		t.Fatalf("%d events queued for a subscriber that does not read, want at most 1", queued)
+	}
+	var got []string
+	var last *noggin.Document
+	for len(got) < n {
 		ev := next(t, w)
-		if got := summary(ev.Changes); !reflect.DeepEqual(got, []string{"added:k" + strconv.Itoa(i)}) || len(ev.Doc.Items) != i+1 {
-			t.Fatalf("event %d = %v", i, got)
-		}
+		got = append(got, summary(ev.Changes)...)
+		last = ev.Doc
+	}
+	if !reflect.DeepEqual(got, want) || len(last.Items) != n+1 {
+		t.Fatalf("changes %v with %d items, want %v with %d", got, len(last.Items), want, n+1)
 	}
 	select {
 	case ev := <-w:
 		t.Fatalf("extra event %+v", ev)
-	default:
+	case <-time.After(50 * time.Millisecond):
 	}
+}
+
+// TestWatchSlowAndFastSubscribers: a subscriber that reads every event
+// and one that reads none until the end each get every change once, in
+// order (the events they are handed share their change lists until a
+// merge copies one).
+func TestWatchSlowAndFastSubscribers(t *testing.T) {
+	var h hub
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	slow, fast := h.watch(ctx), h.watch(ctx)
+	change := func(k string) noggin.Event {
+		ch := make([]noggin.Change, 1, 8) // room to append in place: a merge must not
+		ch[0] = noggin.Change{Kind: noggin.ChangeAdded, Key: k}
+		return noggin.Event{Changes: ch, Doc: &noggin.Document{}}
+	}
+	var fastGot []string
+	for i := range 5 {
+		h.publish(change("k" + strconv.Itoa(i)))
+		fastGot = append(fastGot, summary(next(t, fast).Changes)...)
+	}
+	var slowGot []string
+	for len(slowGot) < 5 {
+		slowGot = append(slowGot, summary(next(t, slow).Changes)...)
+	}
+	want := []string{"added:k0", "added:k1", "added:k2", "added:k3", "added:k4"}
+	if !reflect.DeepEqual(fastGot, want) || !reflect.DeepEqual(slowGot, want) {
+		t.Fatalf("fast %v, slow %v, want %v each", fastGot, slowGot, want)
+	}
+}
+
+// onlySubscriber returns the hub's one subscriber.
+func (h *hub) onlySubscriber(t *testing.T) *subscriber {
+	t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.subs) != 1 {
+		t.Fatalf("%d subscribers, want 1", len(h.subs))
+	}
+	for s := range h.subs {
+		return s
+	}
+	return nil
 }
 
 func TestWatchSeesChangeAbsorbedByLoad(t *testing.T) {
@@ -183,13 +250,19 @@ func TestSubscribeIsAtomic(t *testing.T) {
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
+			// The writes after the document, each once, in order (the ones
+			// not taken yet merged into one event).
 			have := len(doc.Items)
 			for have < n {
 				ev := next(t, ch)
-				if want := []string{"added:k" + strconv.Itoa(have)}; !reflect.DeepEqual(summary(ev.Changes), want) {
-					t.Fatalf("event %v, want %v", summary(ev.Changes), want)
+				var want []string
+				for i := have; i < have+len(ev.Changes); i++ {
+					want = append(want, "added:k"+strconv.Itoa(i))
 				}
-				have++
+				if got := summary(ev.Changes); len(got) == 0 || !reflect.DeepEqual(got, want) || len(ev.Doc.Items) != have+len(got) {
+					t.Fatalf("event %v with %d items, want %v", got, len(ev.Doc.Items), want)
+				}
+				have += len(ev.Changes)
 			}
 		})
 	}

@@ -61,14 +61,13 @@ func TestWatchAcrossReplicas(t *testing.T) {
 		}
 	}
 	for w, ch := range chans {
-		for i := range n {
+		have := 0 // items added so far: the versions not taken yet arrive merged
+		for have < n {
 			select {
 			case ev := <-ch:
-				if len(ev.Doc.Items) != i+1 || ev.Doc.Items[i].Title != fmt.Sprintf("item %d", i) {
-					t.Fatalf("watcher %d, event %d: %d items, last %q", w, i, len(ev.Doc.Items), ev.Doc.Items[len(ev.Doc.Items)-1].Title)
-				}
+				have = checkAdds(t, fmt.Sprintf("watcher %d", w), ev, have)
 			case <-time.After(10 * time.Second):
-				t.Fatalf("watcher %d: event %d never came", w, i)
+				t.Fatalf("watcher %d: item %d never came", w, have)
 			}
 		}
 		select {
@@ -79,9 +78,34 @@ func TestWatchAcrossReplicas(t *testing.T) {
 	}
 }
 
+// checkAdds checks that ev adds, in commit order, the items after the
+// first have ("item <i>"), each once, and returns how many there are now.
+func checkAdds(t *testing.T, who string, ev noggin.Event, have int) int {
+	t.Helper()
+	if ev.Err != nil || len(ev.Changes) == 0 {
+		t.Fatalf("%s: event %+v after %d items", who, ev, have)
+	}
+	title := map[string]string{}
+	for _, it := range ev.Doc.Items {
+		title[it.Key] = it.Title
+	}
+	for k, c := range ev.Changes {
+		want := fmt.Sprintf("item %d", have+k)
+		if c.Kind != noggin.ChangeAdded || title[c.Key] != want {
+			t.Fatalf("%s: change %d is %s of %q, want added %q", who, have+k, c.Kind, title[c.Key], want)
+		}
+	}
+	have += len(ev.Changes)
+	if len(ev.Doc.Items) != have || ev.Doc.Items[have-1].Title != fmt.Sprintf("item %d", have-1) {
+		t.Fatalf("%s: document of %d items after %d adds", who, len(ev.Doc.Items), have)
+	}
+	return have
+}
+
 // TestWatchCreatedElsewhere: a replica that knew a noggin as absent and
 // catches up late on the writes that created it (another replica's) sends
-// its watchers one event per commit, not one for all of them.
+// its watchers the changes of each commit, in order, not one diff of all of
+// them (the commits a watcher has not taken yet arrive merged).
 func TestWatchCreatedElsewhere(t *testing.T) {
 	db1, dsn := newDB(t)
 	db2 := openDB(t, dsn)
@@ -105,14 +129,12 @@ func TestWatchCreatedElsewhere(t *testing.T) {
 		}
 	}
 	release()
-	for i := range n {
+	for have := 0; have < n; {
 		select {
 		case ev := <-ch:
-			if len(ev.Doc.Items) != i+1 {
-				t.Fatalf("event %d: %d items", i, len(ev.Doc.Items))
-			}
+			have = checkAdds(t, "watcher", ev, have)
 		case <-time.After(10 * time.Second):
-			t.Fatalf("event %d never came", i)
+			t.Fatalf("item %d never came", have)
 		}
 	}
 }

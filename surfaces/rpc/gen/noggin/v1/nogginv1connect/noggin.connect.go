@@ -165,7 +165,9 @@ type NogginServiceClient interface {
 	// applied, each exactly once. The first message is the current document
 	// with `initial` set and no changes; every later message carries a
 	// non-empty change list and the document after it, or an error (e.g. the
-	// file became unparsable) after which the stream goes on.
+	// file became unparsable) after which the stream goes on. Changes made
+	// while the watcher has not taken the last message are merged into one
+	// message: a client that stops reading holds one pending document.
 	Watch(context.Context, *connect.Request[v1.WatchRequest]) (*connect.ServerStreamForClient[v1.WatchResponse], error)
 }
 
@@ -536,7 +538,9 @@ type NogginServiceHandler interface {
 	// applied, each exactly once. The first message is the current document
 	// with `initial` set and no changes; every later message carries a
 	// non-empty change list and the document after it, or an error (e.g. the
-	// file became unparsable) after which the stream goes on.
+	// file became unparsable) after which the stream goes on. Changes made
+	// while the watcher has not taken the last message are merged into one
+	// message: a client that stops reading holds one pending document.
 	Watch(context.Context, *connect.Request[v1.WatchRequest], *connect.ServerStream[v1.WatchResponse]) error
 }
 

@@ -2574,7 +2574,9 @@ export const NogginService: GenService<{
    * applied, each exactly once. The first message is the current document
    * with `initial` set and no changes; every later message carries a
    * non-empty change list and the document after it, or an error (e.g. the
-   * file became unparsable) after which the stream goes on.
+   * file became unparsable) after which the stream goes on. Changes made
+   * while the watcher has not taken the last message are merged into one
+   * message: a client that stops reading holds one pending document.
    *
    * @generated from rpc noggin.v1.NogginService.Watch
    */
