@@ -30,15 +30,24 @@ type subscriber struct {
 	owned bool
 }
 
-// merge queues ev, or folds it into the last queued event when both are
-// changes (not errors): the later document, and the changes of both in
-// order, as a reload that catches several writes at once reports them.
-// Called with s.mu held.
+// merge queues ev, or folds it into what the subscriber has not taken
+// yet, which stays at most a change event and a failed reload: a change
+// goes into the pending change event (the later document, the changes of
+// both in order, as a reload that catches several writes at once reports
+// them); a failed reload still pending is replaced by a later one, and
+// dropped by a later change (which the store diffs against the last
+// document it read, the one before the failure). Called with s.mu held.
 func (s *subscriber) merge(ev noggin.Event) {
 	n := len(s.queue)
-	if n == 0 || s.queue[n-1].Err != nil || ev.Err != nil {
+	if n > 0 && s.queue[n-1].Err != nil {
+		s.queue[n-1] = noggin.Event{}
+		s.queue, n = s.queue[:n-1], n-1
+	}
+	if ev.Err != nil || n == 0 {
 		s.queue = append(s.queue, ev)
-		s.owned = false
+		if n == 0 {
+			s.owned = false
+		}
 		return
 	}
 	last := &s.queue[n-1]

@@ -180,6 +180,41 @@ func TestWatchSlowAndFastSubscribers(t *testing.T) {
 	}
 }
 
+// TestWatchStalledThroughFailures: a subscriber that does not read while
+// reloads fail and succeed in turn holds at most a change event and a
+// failed reload: it gets every change once, in order, and the last
+// failure, which no success followed.
+func TestWatchStalledThroughFailures(t *testing.T) {
+	var h hub
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := h.watch(ctx)
+	var want []string
+	for i := range 50 {
+		k := "k" + strconv.Itoa(i)
+		h.publish(noggin.Event{Changes: []noggin.Change{{Kind: noggin.ChangeAdded, Key: k}}, Doc: &noggin.Document{}})
+		want = append(want, "added:"+k)
+		h.publish(noggin.Event{Err: noggin.Errorf(noggin.CodeInvalidDocument, "broken %d", i)})
+	}
+	sub := h.onlySubscriber(t)
+	sub.mu.Lock()
+	queued := len(sub.queue)
+	sub.mu.Unlock()
+	if queued > 2 {
+		t.Fatalf("%d events queued for a subscriber that does not read, want at most 2", queued)
+	}
+	var got []string
+	var lastErr error
+	for lastErr == nil || len(got) < len(want) {
+		ev := next(t, w)
+		got = append(got, summary(ev.Changes)...)
+		lastErr = ev.Err
+	}
+	if !reflect.DeepEqual(got, want) || !strings.Contains(lastErr.Error(), "broken 49") {
+		t.Fatalf("changes %v, last error %v; want %v and broken 49", got, lastErr, want)
+	}
+}
+
 // onlySubscriber returns the hub's one subscriber.
 func (h *hub) onlySubscriber(t *testing.T) *subscriber {
 	t.Helper()
