@@ -325,8 +325,9 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 }
 
 // timeouts bound what a client may hold: the request's headers, its
-// whole body, the answer's writing, an idle connection. Streams (Watch)
-// are exempt once their request is read (see streams).
+// whole body, the answer's writing, an idle connection. A stream (Watch)
+// has no read deadline once its request is read, and the write timeout
+// for each of its messages instead of for the whole answer (see streams).
 type timeouts struct{ header, read, write, idle, grace time.Duration }
 
 var defaultTimeouts = timeouts{header: 10 * time.Second, read: time.Minute, write: time.Minute, idle: 2 * time.Minute, grace: 10 * time.Second}
@@ -339,7 +340,7 @@ func newHTTPServer(h http.Handler, t timeouts) *http.Server {
 	p.SetHTTP2(true)
 	p.SetUnencryptedHTTP2(true)
 	return &http.Server{
-		Handler:           streams(h),
+		Handler:           streams(h, t.write),
 		Protocols:         &p,
 		ReadHeaderTimeout: t.header,
 		ReadTimeout:       t.read,
@@ -349,19 +350,54 @@ func newHTTPServer(h http.Handler, t timeouts) *http.Server {
 	}
 }
 
-// streams lifts the write deadline of a streaming call (Watch), which
-// writes for as long as the client watches, and its read deadline once
+// streams gives a streaming call (Watch), which writes for as long as the
+// client watches, a write deadline for each piece it writes instead of one
+// for the whole answer — a client that stops taking what it is sent is cut
+// off a write timeout later, while one that takes a large document slowly,
+// or only watches a quiet noggin, stays — and lifts its read deadline once
 // its request is read: the read timeout still cuts a request that stalls.
-func streams(h http.Handler) http.Handler {
+func streams(h http.Handler, write time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/Watch") {
 			rc := http.NewResponseController(w)
 			_ = rc.SetWriteDeadline(time.Time{})
 			r.Body = &onEOF{ReadCloser: r.Body, eof: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+			w = perWrite{ResponseWriter: w, rc: rc, d: write}
 		}
 		h.ServeHTTP(w, r)
 	})
 }
+
+// perWrite gives each piece (at most streamPiece bytes) and flush of a
+// stream the write timeout, and clears it after (an HTTP/2 stream's
+// deadline would end a stream that is merely quiet).
+type perWrite struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+	d  time.Duration
+}
+
+const streamPiece = 64 << 10
+
+func (w perWrite) Write(p []byte) (n int, err error) {
+	defer w.rc.SetWriteDeadline(time.Time{}) //nolint:errcheck // as in streams
+	for len(p) > 0 && err == nil {
+		k := min(len(p), streamPiece)
+		_ = w.rc.SetWriteDeadline(time.Now().Add(w.d))
+		k, err = w.ResponseWriter.Write(p[:k])
+		n, p = n+k, p[k:]
+	}
+	return n, err
+}
+
+func (w perWrite) Flush() {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	_ = w.rc.Flush()
+	_ = w.rc.SetWriteDeadline(time.Time{})
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w perWrite) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // onEOF calls eof once its body has been read to the end.
 type onEOF struct {
