@@ -127,13 +127,7 @@ func TestWatchLateSubscriberAndOrder(t *testing.T) {
 		mustAdd(t, s, "k"+strconv.Itoa(i))
 		want = append(want, "added:k"+strconv.Itoa(i))
 	}
-	sub := s.(*fileStore).hub.onlySubscriber(t)
-	sub.mu.Lock()
-	queued := len(sub.queue)
-	sub.mu.Unlock()
-	if queued > 1 {
-		t.Fatalf("%d events queued for a subscriber that does not read, want at most 1", queued)
-	}
+	s.(*fileStore).hub.queuedAtMost(t, 1)
 	var got []string
 	var last *noggin.Document
 	for len(got) < n {
@@ -196,13 +190,7 @@ func TestWatchStalledThroughFailures(t *testing.T) {
 		want = append(want, "added:"+k)
 		h.publish(noggin.Event{Err: noggin.Errorf(noggin.CodeInvalidDocument, "broken %d", i)})
 	}
-	sub := h.onlySubscriber(t)
-	sub.mu.Lock()
-	queued := len(sub.queue)
-	sub.mu.Unlock()
-	if queued > 2 {
-		t.Fatalf("%d events queued for a subscriber that does not read, want at most 2", queued)
-	}
+	h.queuedAtMost(t, 2)
 	var got []string
 	var lastErr error
 	for lastErr == nil || len(got) < len(want) {
@@ -215,8 +203,9 @@ func TestWatchStalledThroughFailures(t *testing.T) {
 	}
 }
 
-// onlySubscriber returns the hub's one subscriber.
-func (h *hub) onlySubscriber(t *testing.T) *subscriber {
+// queuedAtMost fails unless the hub's one subscriber has at most n events
+// queued.
+func (h *hub) queuedAtMost(t *testing.T, n int) {
 	t.Helper()
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -224,9 +213,13 @@ func (h *hub) onlySubscriber(t *testing.T) *subscriber {
 		t.Fatalf("%d subscribers, want 1", len(h.subs))
 	}
 	for s := range h.subs {
-		return s
+		s.mu.Lock()
+		queued := len(s.queue)
+		s.mu.Unlock()
+		if queued > n {
+			t.Fatalf("%d events queued for a subscriber that does not read, want at most %d", queued, n)
+		}
 	}
-	return nil
 }
 
 func TestWatchSeesChangeAbsorbedByLoad(t *testing.T) {

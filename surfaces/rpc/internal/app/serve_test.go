@@ -25,14 +25,7 @@ import (
 // over the noggins of root; stop cancels it and returns what serve did.
 func serveOn(t *testing.T, addr, root string, certs *certReloader, tm timeouts) (string, func() error) {
 	t.Helper()
-	eng, err := noggin.EngineFromEnv(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := server.New(server.Config{Engine: eng, Store: store.Options{Root: root, PollInterval: 20 * time.Millisecond}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t, root)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +42,20 @@ func serveOn(t *testing.T, addr, root string, certs *certReloader, tm timeouts) 
 			return errors.New("serve did not shut down")
 		}
 	}
+}
+
+// newServer is a noggin-rpc server over the noggins of root.
+func newServer(t *testing.T, root string) *server.Server {
+	t.Helper()
+	eng, err := noggin.EngineFromEnv(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{Engine: eng, Store: store.Options{Root: root, PollInterval: 20 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
 }
 
 // startServe is serveOn a free port of a fresh root, stopped at the end.

@@ -13,9 +13,7 @@ import (
 	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/sampledoc"
-	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
-	"github.com/noggin-go/noggin/surfaces/rpc/server"
 )
 
 // TestStalledWatchIsCutOff: a Watch client that stops taking its messages
@@ -30,14 +28,7 @@ func TestStalledWatchIsCutOff(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "big.yaml"), codec.EncodeYAML(sampledoc.Doc(5000, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := noggin.EngineFromEnv(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := server.New(server.Config{Engine: eng, Store: store.Options{Root: root, PollInterval: 20 * time.Millisecond}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t, root)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
