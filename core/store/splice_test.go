@@ -94,14 +94,7 @@ func TestSpliceFileShrank(t *testing.T) {
 					mustAdd(t, s, fmt.Sprint("k", i))
 				}
 				want, _ := os.ReadFile(p)
-				copies := 0
-				beforeSplice = func() {
-					copies++
-					if err := os.Truncate(p, 10); err != nil {
-						t.Error(err)
-					}
-				}
-				defer func() { beforeSplice = nil }()
+				copies := cutBeforeSplice(t, p)
 				writer := s
 				if !longLived {
 					writer = mustOpen(t, p, Options{MapFiles: true})
@@ -109,8 +102,8 @@ func TestSpliceFileShrank(t *testing.T) {
 				if err := addItem(writer, "new"); err != nil {
 					t.Fatal(err)
 				}
-				if copies != 1 {
-					t.Fatalf("%d copies from the file, want 1", copies)
+				if *copies != 1 {
+					t.Fatalf("%d copies from the file, want 1", *copies)
 				}
 				got, _ := os.ReadFile(p)
 				if len(want) < 8192 == (n > 3) {
@@ -225,19 +218,12 @@ func TestMappedWriteAfterChange(t *testing.T) {
 func TestSpliceLargeFileShrank(t *testing.T) {
 	p := lazyFile(t, 30000)
 	want, _ := os.ReadFile(p)
-	copies := 0
-	beforeSplice = func() {
-		copies++
-		if err := os.Truncate(p, 10); err != nil {
-			t.Error(err)
-		}
-	}
-	defer func() { beforeSplice = nil }()
+	copies := cutBeforeSplice(t, p)
 	if err := addItem(mustOpen(t, p, Options{MapFiles: true}), "new"); err != nil {
 		t.Fatal(err)
 	}
-	if copies != 1 {
-		t.Fatalf("%d copies from the file, want 1", copies)
+	if *copies != 1 {
+		t.Fatalf("%d copies from the file, want 1", *copies)
 	}
 	got, _ := os.ReadFile(p)
 	if !strings.HasPrefix(string(got), string(want[:len(want)-1])) || !strings.Contains(string(got), "key: new") {
@@ -246,4 +232,19 @@ func TestSpliceLargeFileShrank(t *testing.T) {
 	if data, _ := os.ReadFile(p + historySuffix); lastAfter(data) != digestOf(got) {
 		t.Fatal("the journal does not name the file written")
 	}
+}
+
+// cutBeforeSplice makes the next writes cut the file at p to 10 bytes just
+// before they copy from it, until the test ends; it counts those copies.
+func cutBeforeSplice(t *testing.T, p string) *int {
+	t.Helper()
+	copies := new(int)
+	beforeSplice = func() {
+		*copies++
+		if err := os.Truncate(p, 10); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(func() { beforeSplice = nil })
+	return copies
 }
