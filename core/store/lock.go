@@ -112,7 +112,14 @@ func createLock(fsy fsys, path string) (*lock, error) {
 		}
 	}
 	l.pid = pidContent(l.dir != nil)
-	_ = fsy.WriteFile(path+"/pid", l.pid, 0o666) // best effort, as the original
+	if err := fsy.WriteFile(path+"/pid", l.pid, 0o666); err != nil {
+		// Unlike the original, a lock whose pid file could not be written
+		// (a full disk) is not left behind to block every later writer.
+		l.closeDir()
+		_ = fsy.Remove(path + "/pid")
+		_ = fsy.Remove(path)
+		return nil, err
+	}
 	return l, nil
 }
 
@@ -122,14 +129,14 @@ func createLock(fsy fsys, path string) (*lock, error) {
 // that is alive holds it. The directory stays; its pid file becomes ours.
 func takeStale(fsy fsys, path string) *lock {
 	old, err := fsy.ReadFile(path + "/pid")
+	judged := err == nil && wellFormed(old)
+	if !judged && !olderThan(fsy, path, staleAfter) {
+		// No pid file, or an empty, cut-short or unreadable one: its maker
+		// failed or died between mkdir and pid file (or an original is
+		// between the two now). Stale once as old as the original's age.
+		return nil
+	}
 	if err != nil {
-		// A lock without pid file (its maker died between mkdir and the
-		// pid file) is stale once it is as old as the original's stale age
-		// (the original never reclaims it, and blocks for good).
-		fi, serr := fsy.Stat(path)
-		if !notExist(err) || serr != nil || time.Since(fi.ModTime()) < staleAfter {
-			return nil
-		}
 		old = nil
 	}
 	d, err := fsy.Open(path)
@@ -143,13 +150,13 @@ func takeStale(fsy fsys, path string) *lock {
 	}
 	if ferr != nil { // no kernel locks here: the original's reclaim
 		_ = d.Close()
-		if old != nil && stale(old, false) {
+		if !judged || stale(old, false) {
 			reclaimLock(fsy, path, old)
 		}
 		return nil
 	}
 	l := &lock{fsy: fsy, path: path, dir: d, pid: pidContent(true)}
-	if (old != nil && !stale(old, true)) || l.check(old) != nil {
+	if (judged && !stale(old, true)) || l.check(old) != nil {
 		l.closeDir()
 		return nil
 	}
@@ -162,31 +169,47 @@ func takeStale(fsy fsys, path string) *lock {
 	return l
 }
 
-// stale applies the staleness rule to a pid file: an unreadable or garbled
-// one is not stale; one whose holder held a kernel lock is stale once we
-// hold that lock (unlocked is held true); otherwise a timestamp at least
-// 30 s old or a dead holder is.
+// olderThan reports whether the lock directory at path and its pid file
+// (if any) were last changed at least age ago.
+func olderThan(fsy fsys, path string, age time.Duration) bool {
+	fi, err := fsy.Stat(path)
+	if err != nil || time.Since(fi.ModTime()) < age {
+		return false
+	}
+	fi, err = fsy.Stat(path + "/pid")
+	return notExist(err) || (err == nil && time.Since(fi.ModTime()) >= age)
+}
+
+// wellFormed reports whether pid is a whole pid file: two lines that are
+// numbers, as the original writes it (ours may add a third).
+func wellFormed(pid []byte) bool {
+	lines := strings.Split(string(pid), "\n")
+	if len(lines) < 3 {
+		return false
+	}
+	_, ok1 := jsNumber(lines[0])
+	_, ok2 := jsNumber(lines[1])
+	return ok1 && ok2
+}
+
+// stale applies the staleness rule to a whole pid file: one whose holder
+// held a kernel lock is stale once we hold that lock (unlocked is held
+// true); otherwise (the original's kind) it is stale once its holder is
+// gone. Unlike the original, age alone does not make it stale where the
+// holder can be seen to live (holderLives): a stalled original's rename
+// would drop what we wrote after taking its lock.
 func stale(pid []byte, unlocked bool) bool {
 	lines := strings.Split(string(pid), "\n")
-	if len(lines) < 2 {
-		return false
-	}
-	p, ok1 := jsNumber(lines[0])
-	ts, ok2 := jsNumber(lines[1])
-	if !ok1 || !ok2 {
-		return false
-	}
+	p, _ := jsNumber(lines[0])
+	ts, _ := jsNumber(lines[1])
 	if unlocked && len(lines) > 2 && lines[2] == kernelMark {
 		return true
 	}
-	if float64(time.Now().UnixMilli())-ts >= float64(staleAfter.Milliseconds()) {
-		return true
-	}
-	return !pidAlive(p)
+	return !holderLives(p, ts)
 }
 
 // check reports whether the directory at l.path is still the one l holds
-// and its pid file is pid (nil: it has none). It is the fence before a
+// and its pid file is pid (nil: it has none, or one that cannot be read). It is the fence before a
 // write's rename: the original takes a lock older than 30 s from a live
 // holder.
 func (l *lock) check(pid []byte) error {
@@ -198,7 +221,7 @@ func (l *lock) check(pid []byte) error {
 		}
 	}
 	b, err := l.fsy.ReadFile(l.path + "/pid")
-	if pid == nil && notExist(err) {
+	if pid == nil && err != nil { // still none, or still unreadable
 		return nil
 	}
 	if err != nil || !bytes.Equal(b, pid) {

@@ -46,6 +46,10 @@ func TestLockBlocks(t *testing.T) {
 		{"garbled pid", []byte("abc\n" + strconv.FormatInt(now, 10) + "\n")},
 		{"one line", []byte(strconv.Itoa(os.Getpid()))},
 		{"pid 1 (alive, not ours)", pidFile(1, now)},
+		{"empty pid file, young", []byte{}},
+		{"cut short, young", []byte(strconv.Itoa(os.Getpid()) + "\n" + strconv.FormatInt(now, 10))},
+		{"pid 1, 31 s old: a stalled holder", pidFile(1, now-31000)},
+		{"pid 1, exactly 30 s old", pidFile(1, now-30000)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,9 +91,9 @@ func TestStaleLocksReclaimed(t *testing.T) {
 		content []byte
 	}{
 		{"dead pid", pidFile(dead, now)},
-		{"old timestamp, live pid", pidFile(os.Getpid(), now-30001)},
-		{"old timestamp, exactly 30 s", pidFile(1, now-30000)},
-		{"empty timestamp line is 0 (JavaScript Number)", []byte(strconv.Itoa(os.Getpid()) + "\n")},
+		{"live pid that started after the lock (reused)", pidFile(os.Getpid(), startMs(t, os.Getpid())-5000)},
+		{"lock from before the last boot, live pid", pidFile(1, bootMs(t)-60000)},
+		{"empty timestamp line is 0 (JavaScript Number)", []byte(strconv.Itoa(os.Getpid()) + "\n\n")},
 		{"padded numbers, dead pid", []byte(" " + strconv.Itoa(dead) + " \n" + strconv.FormatInt(now, 10) + "\n")},
 	}
 	for _, tc := range tests {
@@ -334,18 +338,55 @@ func TestRemoveLockLeavesNothing(t *testing.T) {
 	}
 }
 
-// TestPidlessLockReclaimedWhenOld: a lock without pid file (its maker died
-// between mkdir and the pid file) blocks while young, and is taken once it
-// is as old as the original's stale age.
-func TestPidlessLockReclaimedWhenOld(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "x.yaml")
-	plantLock(t, p, nil)
-	old := time.Now().Add(-staleAfter - time.Second)
-	if err := os.Chtimes(p+".lock", old, old); err != nil {
-		t.Fatal(err)
+// TestUnfinishedLockReclaimedWhenOld: a lock whose pid file is missing,
+// empty or cut short (its maker died or hit a full disk between mkdir and
+// the pid file) blocks while young (TestLockBlocks), and is taken once it
+// and its pid file are as old as the original's stale age.
+func TestUnfinishedLockReclaimedWhenOld(t *testing.T) {
+	tests := []struct {
+		name    string
+		content []byte
+	}{
+		{"no pid file", nil},
+		{"empty pid file", []byte{}},
+		{"pid only", []byte("123")},
+		{"no newline after the timestamp", []byte("1\n" + strconv.FormatInt(time.Now().UnixMilli(), 10))},
+		{"garbled", []byte("\x00\x00\x00")},
 	}
-	mustAdd(t, mustOpen(t, p, Options{LockTimeout: time.Second}), "k1")
-	if _, err := os.Stat(p + ".lock"); !os.IsNotExist(err) {
-		t.Errorf("lock left behind: %v", err)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "x.yaml")
+			plantLock(t, p, tc.content)
+			old := time.Now().Add(-staleAfter - time.Second)
+			for _, name := range []string{p + ".lock/pid", p + ".lock"} {
+				if err := os.Chtimes(name, old, old); err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+			}
+			mustAdd(t, mustOpen(t, p, Options{LockTimeout: time.Second}), "k1")
+			if _, err := os.Stat(p + ".lock"); !os.IsNotExist(err) {
+				t.Errorf("lock left behind: %v", err)
+			}
+		})
 	}
+}
+
+// bootMs is this host's boot time, epoch ms.
+func bootMs(t *testing.T) int64 {
+	t.Helper()
+	ms, ok := bootTime()
+	if !ok {
+		t.Skip("no /proc/stat")
+	}
+	return ms
+}
+
+// startMs is the start of process pid, epoch ms.
+func startMs(t *testing.T, pid int) int64 {
+	t.Helper()
+	ms, ok := processStart(pid)
+	if !ok {
+		t.Skip("no /proc")
+	}
+	return ms
 }

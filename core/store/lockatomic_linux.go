@@ -33,16 +33,21 @@ func createLockAt(fsy fsys, dir *os.File, path string) (*lock, error) {
 			_ = d.Close()
 		}
 	}
-	l.pid = pidContent(l.dir != nil)
-	err = writeAt(dfd, tmp+"/pid", l.pid)
-	if err == nil {
-		if err = unix.Renameat2(dfd, tmp, dfd, base, unix.RENAME_NOREPLACE); err == nil {
-			return l, nil
-		}
+	undo := func() {
+		l.closeDir()
+		_ = unix.Unlinkat(dfd, tmp+"/pid", 0)
+		_ = unix.Unlinkat(dfd, tmp, unix.AT_REMOVEDIR)
 	}
-	l.closeDir()
-	_ = unix.Unlinkat(dfd, tmp+"/pid", 0)
-	_ = unix.Unlinkat(dfd, tmp, unix.AT_REMOVEDIR)
+	l.pid = pidContent(l.dir != nil)
+	if err := writeAt(dfd, tmp+"/pid", l.pid); err != nil {
+		undo() // a full disk leaves no lock behind
+		return nil, &fs.PathError{Op: "write", Path: path + "/pid", Err: err}
+	}
+	err = unix.Renameat2(dfd, tmp, dfd, base, unix.RENAME_NOREPLACE)
+	if err == nil {
+		return l, nil
+	}
+	undo()
 	switch {
 	case errors.Is(err, unix.EEXIST), errors.Is(err, unix.ENOTEMPTY):
 		return nil, fs.ErrExist

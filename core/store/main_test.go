@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/noggin-go/noggin/core/noggin"
 )
@@ -16,6 +17,9 @@ import (
 const childEnv = "NOGGIN_STORE_CHILD"
 
 func TestMain(m *testing.M) {
+	if ms, err := strconv.Atoi(os.Getenv("CHILD_STALE_MS")); err == nil {
+		staleAfter = time.Duration(ms) * time.Millisecond
+	}
 	switch os.Getenv(childEnv) {
 	case "":
 		os.Exit(m.Run())
@@ -29,6 +33,10 @@ func TestMain(m *testing.M) {
 		os.Exit(childAckWriter())
 	case "stallwriter":
 		os.Exit(childStallWriter())
+	case "original": // a stand-in for the original tool (original_unix_test.go)
+		os.Exit(childOriginal())
+	case "stopping":
+		os.Exit(childStoppingWriter())
 	case "onewrite": // adds CHILD_PREFIX, prints "ok" or the error code
 		s, err := Open(context.Background(), os.Getenv("CHILD_FILE"), Options{})
 		if err == nil {

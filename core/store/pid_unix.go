@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"syscall"
+	"time"
 )
 
 // pidAlive probes pid with signal 0: alive unless the probe fails for a
@@ -20,4 +21,19 @@ func pidAlive(pid float64) bool {
 	}
 	err := syscall.Kill(int(pid), 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// holderLives reports whether the holder of a lock with pid and timestamp
+// ts (epoch ms) lives on this host: its pid is alive and, where the
+// process's start can be seen (Linux), it started no later than the lock
+// (else the pid was reused, or the lock is from before the last boot).
+// Where it cannot be seen, the original's 30 s age rule applies.
+func holderLives(pid, ts float64) bool {
+	if !pidAlive(pid) {
+		return false
+	}
+	if after, known := startedAfter(int(pid), ts); known {
+		return !after
+	}
+	return float64(time.Now().UnixMilli())-ts < float64(staleAfter.Milliseconds())
 }

@@ -1,0 +1,6 @@
+//go:build !race
+
+package store
+
+// sweepSteps is the number of free-space steps of the full-disk sweep.
+const sweepSteps = 50

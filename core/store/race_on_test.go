@@ -1,0 +1,7 @@
+//go:build race
+
+package store
+
+// sweepSteps is the number of free-space steps of the full-disk sweep: fewer
+// under the race detector, whose writes are ten times slower.
+const sweepSteps = 12
