@@ -154,8 +154,8 @@ func syscallName(op string) string {
 // the absolute symlinks os.Root refuses on principle when they resolve to a
 // place inside the root: a link is judged by where it leads, not by how it
 // is spelled. Reads follow the whole path; writes resolve the directories
-// and keep the last name, so a write replaces a link itself (as a write
-// does outside a root). os.Root still checks every resolved name, so a link
+// and keep the last name (a noggin that is a link was resolved to its
+// target when opened). os.Root still checks every resolved name, so a link
 // changed in between cannot lead outside.
 type rootFS struct {
 	*os.Root
@@ -250,4 +250,32 @@ func (r rootFS) both(oldname, newname string, op func(o, n string) error) error 
 func (r rootFS) do(name string, op func(string) error) error {
 	_, err := retry(r, name, false, func(n string) (struct{}, error) { return struct{}{}, op(n) })
 	return err
+}
+
+// maxLinks bounds a chain of symlinks (Linux's own limit).
+const maxLinks = 40
+
+// linkTarget is the file a chain of symlinks at path leads to (path itself
+// when it is no link); a link to a file not there yet leads to that name,
+// so the first write creates the target and keeps the link.
+func linkTarget(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		t, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(t) {
+			dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+			if err != nil {
+				return "", err
+			}
+			t = filepath.Join(dir, t)
+		}
+		path = t
+	}
+	return "", &fs.PathError{Op: "stat", Path: path, Err: syscall.ELOOP}
 }

@@ -100,8 +100,8 @@ func TestRootSandbox(t *testing.T) {
 		})
 	}
 
-	// A symlink that stays inside the root is followed on read (and, as in
-	// the original, replaced by a regular file on write).
+	// A symlink that stays inside the root is followed on read and write:
+	// the target is replaced and the link stays a link.
 	if err := os.WriteFile(filepath.Join(root, "sub/inner.yaml"), []byte("schemaVersion: 1\nactive: null\nitems: []\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
@@ -111,30 +111,45 @@ func TestRootSandbox(t *testing.T) {
 		t.Fatalf("through the link: %v, %v", doc, err)
 	}
 	mustAdd(t, s, "k1")
-	if got := fileKeys(t, filepath.Join(root, "inner-link.yaml")); !slices.Equal(got, []string{"k0", "k1"}) {
+	isLink := func(name string) {
+		t.Helper()
+		if fi, err := os.Lstat(filepath.Join(root, name)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link: %v, %v", name, fi, err)
+		}
+	}
+	isLink("inner-link.yaml")
+	if got := fileKeys(t, filepath.Join(root, "sub/inner.yaml")); !slices.Equal(got, []string{"k0", "k1"}) {
 		t.Errorf("keys = %v", got)
 	}
 
 	// An absolute symlink is judged by where it leads: to a file inside
-	// the root it is read through (and replaced on write); a directory
-	// link inside the root is used for reads and writes.
+	// the root it is read and written through; a directory link inside
+	// the root is used for reads and writes.
 	mustLink(filepath.Join(root, "sub/inner.yaml"), "abs-inside.yaml")
 	mustLink(filepath.Join(root, "sub"), "abs-dir")
 	s = mustOpen(t, "abs-inside.yaml", o)
-	if doc, err := s.Load(context.Background()); err != nil || !slices.Equal(keysOf(doc), []string{"k0"}) {
+	if doc, err := s.Load(context.Background()); err != nil || !slices.Equal(keysOf(doc), []string{"k0", "k1"}) {
 		t.Fatalf("through the absolute link: %v, %v", doc, err)
 	}
 	mustAdd(t, s, "k2")
-	if got := fileKeys(t, filepath.Join(root, "abs-inside.yaml")); !slices.Equal(got, []string{"k0", "k2"}) {
+	isLink("abs-inside.yaml")
+	if got := fileKeys(t, filepath.Join(root, "sub/inner.yaml")); !slices.Equal(got, []string{"k0", "k1", "k2"}) {
 		t.Errorf("keys = %v", got)
 	}
 	s = mustOpen(t, "abs-dir/inner.yaml", o)
 	mustAdd(t, s, "k3")
-	if got := fileKeys(t, filepath.Join(root, "sub/inner.yaml")); !slices.Equal(got, []string{"k0", "k3"}) {
+	if got := fileKeys(t, filepath.Join(root, "sub/inner.yaml")); !slices.Equal(got, []string{"k0", "k1", "k2", "k3"}) {
 		t.Errorf("keys = %v", got)
 	}
 	mustAdd(t, mustOpen(t, "abs-dir/fresh.yaml", o), "k4")
 	if got := fileKeys(t, filepath.Join(root, "sub/fresh.yaml")); !slices.Equal(got, []string{"k4"}) {
+		t.Errorf("keys = %v", got)
+	}
+	// A link to a file not there yet: the first write creates the target.
+	mustLink("sub/later.yaml", "later-link.yaml")
+	mustAdd(t, mustOpen(t, "later-link.yaml", o), "k5")
+	isLink("later-link.yaml")
+	if got := fileKeys(t, filepath.Join(root, "sub/later.yaml")); !slices.Equal(got, []string{"k5"}) {
 		t.Errorf("keys = %v", got)
 	}
 

@@ -135,10 +135,7 @@ func Open(ctx context.Context, location string, o Options) (noggin.Store, error)
 	if o.Root != "" {
 		s, err = openInRoot(location, r.path, o)
 	} else {
-		var abs string
-		if abs, err = absPath(r.path); err == nil {
-			s = newFileStore(location, abs, abs, abs, "", osFS{}, o)
-		}
+		s, err = openFile(location, r.path, o)
 	}
 	if err != nil {
 		return nil, err
@@ -172,13 +169,38 @@ func openInRoot(location, p string, o Options) (*fileStore, error) {
 	if !ok {
 		return nil, refusedError(location, "outside the root directory")
 	}
+	target, err := linkTarget(filepath.Join(rootAbs, rel))
+	if err != nil {
+		return nil, writeError(err, rootAbs)
+	}
+	file, ok := relToRoot(rootAbs, target)
+	if !ok {
+		return nil, refusedError(location, "outside the root directory")
+	}
 	root, err := os.OpenRoot(rootAbs)
 	if err != nil {
 		return nil, writeError(err, "")
 	}
 	// A remote client sees the file as the root names it: relative, never
 	// the server's own directories.
-	return newFileStore(location, filepath.Join(rootAbs, rel), filepath.ToSlash(rel), rel, "", rootFS{root, rootAbs}, o), nil
+	return newFileStore(location, filepath.Join(rootAbs, file), filepath.ToSlash(rel), file, "", rootFS{root, rootAbs}, o), nil
+}
+
+// openFile is the store of a file path outside any root. A symlinked
+// noggin is the file its link leads to (resolved once, here): writes
+// replace the target and leave the link, and the lock and history are
+// the target's, so writers through the link and the target exclude
+// each other.
+func openFile(location, p string, o Options) (*fileStore, error) {
+	abs, err := absPath(p)
+	if err != nil {
+		return nil, err
+	}
+	target, err := linkTarget(abs)
+	if err != nil {
+		return nil, writeError(err, "")
+	}
+	return newFileStore(location, target, abs, target, "", osFS{}, o), nil
 }
 
 // relInside returns p relative to dir, or an error if p is outside dir.
@@ -308,11 +330,20 @@ func relToRoot(rootAbs, p string) (string, bool) {
 }
 
 // FilePath is the absolute path of the noggin file that location names (a
-// path, "~" expanded, or a file: URI); any other scheme is no-provider.
+// path, "~" expanded, or a file: URI; a symlink's target); any other
+// scheme is no-provider.
 func FilePath(location string) (string, error) {
 	r, err := routeLocation(location, false)
 	if err != nil {
 		return "", err
 	}
-	return absPath(r.path)
+	abs, err := absPath(r.path)
+	if err != nil {
+		return "", err
+	}
+	target, err := linkTarget(abs)
+	if err != nil {
+		return "", writeError(err, "")
+	}
+	return target, nil
 }
