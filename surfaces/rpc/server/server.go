@@ -199,7 +199,7 @@ func loopbackHost(hostport string) bool {
 // authInterceptor checks the bearer token of every call.
 type authInterceptor struct{ want string }
 
-var errUnauthenticated = errors.New("missing or invalid bearer token: send the header 'Authorization: Bearer <token>' (the server's --token)")
+var errUnauthenticated = errors.New("missing or invalid bearer token: send the header 'Authorization: Bearer <token>' (the server's --token-file or $NOGGIN_RPC_TOKEN)")
 
 // check accepts "Authorization: Bearer <token>"; the scheme is matched
 // case-insensitively (RFC 9110), the token exactly.

@@ -1,6 +1,6 @@
 // Command noggin-rpc serves noggin over Connect, gRPC and gRPC-Web.
 //
-//	noggin-rpc serve [--addr 127.0.0.1:7777] [--root DIR] [--token T] [--max-bytes N]
+//	noggin-rpc serve [--addr 127.0.0.1:7777] [--root DIR] [--token-file F] [--max-bytes N]
 //
 // See the package app and the surface's README for the flags.
 package main

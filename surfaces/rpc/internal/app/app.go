@@ -2,15 +2,15 @@
 // server (HTTP/1.1 and h2c) it runs package server's handler on.
 // cmd/noggin-rpc only calls Main.
 //
-//	noggin-rpc serve [--addr 127.0.0.1:7777] [--root DIR | --store postgres://…] [--token T] [--max-bytes N]
+//	noggin-rpc serve [--addr 127.0.0.1:7777] [--root DIR | --store postgres://…] [--token-file F] [--max-bytes N]
 //	noggin-rpc import [--store …] [--replace] FILE NAME
 //	noggin-rpc export [--store …] NAME FILE
 //
 // It serves only the noggins under --root (default: the current directory),
 // or those of a team database (--store or $NOGGIN_RPC_STORE, package
 // pgstore), listens on loopback by default, and refuses to bind a
-// non-loopback address without a bearer token (--token or
-// $NOGGIN_RPC_TOKEN).
+// non-loopback address without a bearer token (--token-file or
+// $NOGGIN_RPC_TOKEN; --token is refused, argv is public).
 package app
 
 import (
@@ -75,8 +75,8 @@ Flags of serve:
                      (team.yaml) is its name in the database
   --token-file FILE  a file holding the bearer token required on every call (default:
                      $NOGGIN_RPC_TOKEN); required when --addr is not a loopback address
-  --token TOKEN      the token itself: every local user can read it in the process list,
-                     so prefer --token-file or $NOGGIN_RPC_TOKEN (a warning says so)
+  --token TOKEN      refused: every local user can read a command line (ps, /proc); use
+                     --token-file or $NOGGIN_RPC_TOKEN
   --tls-cert FILE    serve HTTPS (HTTP/2 included) with this certificate (PEM, the chain)...
   --tls-key FILE     ...and its private key; both are read again when they change
   --behind-tls-proxy the server sits behind a TLS proxy: allows a non-loopback --addr
@@ -126,7 +126,8 @@ func serveMain(ctx context.Context, args []string, getenv func(string) string, s
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", DefaultAddr, "listen address")
 	root := fs.String("root", "", "served directory (default: current directory)")
-	token := fs.String("token", "", "bearer token (default $NOGGIN_RPC_TOKEN)")
+	// --token is defined only to be refused in words (a command line is public).
+	token := fs.String("token", "", "refused: use --token-file or $NOGGIN_RPC_TOKEN")
 	tokenFile := fs.String("token-file", "", "file holding the bearer token")
 	tlsCert := fs.String("tls-cert", "", "TLS certificate file")
 	tlsKey := fs.String("tls-key", "", "TLS key file")
@@ -149,10 +150,11 @@ func serveMain(ctx context.Context, args []string, getenv func(string) string, s
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 2
 	}
-	if *token != "" && *tokenFile == "" {
-		fmt.Fprintf(stderr, "noggin-rpc: warning: --token shows the token to every local user (ps, /proc); use --token-file or $NOGGIN_RPC_TOKEN\n")
+	if flagSet(fs, "token") {
+		fmt.Fprintf(stderr, "noggin-rpc: --token is refused: every local user can read a command line (ps, /proc); put the token in a file for --token-file, or in $NOGGIN_RPC_TOKEN\n")
+		return 2
 	}
-	if *token, err = serveToken(*token, *tokenFile, getenv); err != nil {
+	if *token, err = serveToken(*tokenFile, getenv); err != nil {
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 2
 	}
@@ -534,21 +536,23 @@ func isLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// serveToken is serve's bearer token: --token, --token-file (without its
-// line end) or $NOGGIN_RPC_TOKEN; a token must be sendable as a header.
-func serveToken(token, tokenFile string, getenv func(string) string) (string, error) {
-	switch {
-	case token != "" && tokenFile != "":
-		return "", errors.New("--token and --token-file exclude each other")
-	case token != "":
-	case tokenFile != "":
+// flagSet reports whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// serveToken is serve's bearer token: --token-file (without its line end)
+// or $NOGGIN_RPC_TOKEN; a token must be sendable as a header.
+func serveToken(tokenFile string, getenv func(string) string) (string, error) {
+	token := getenv("NOGGIN_RPC_TOKEN")
+	if tokenFile != "" {
 		b, err := os.ReadFile(tokenFile)
 		if err != nil {
 			return "", fmt.Errorf("--token-file: %w", err)
 		}
 		token = strings.TrimRight(string(b), "\r\n")
-	default:
-		token = getenv("NOGGIN_RPC_TOKEN")
 	}
 	if strings.TrimSpace(token) != token { // blank, or padded by a copy-paste
 		return "", errors.New("the token must not be blank or start or end with white space")

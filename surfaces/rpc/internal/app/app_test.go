@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,6 +29,16 @@ func TestIsLoopback(t *testing.T) {
 	}
 }
 
+// tokenFile is a file holding token.
+func tokenFile(t *testing.T, token string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(p, []byte(token), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestRunRefusals(t *testing.T) {
 	env := func(string) string { return "" }
 	for _, tc := range []struct {
@@ -39,14 +51,15 @@ func TestRunRefusals(t *testing.T) {
 		{[]string{"serve", "--root", "/nonexistent/dir"}, 2, "--root"},
 		{[]string{"serve", "extra"}, 2, "no arguments"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
-		{[]string{"serve", "--addr", "0.0.0.0:0", "--token", "   ", "--root", t.TempDir()}, 2, "must not be blank"},
-		{[]string{"serve", "--token", " secret\n", "--root", t.TempDir()}, 2, "must not be blank"},
-		{[]string{"serve", "--addr", "0.0.0.0:0", "--token", "tok", "--root", t.TempDir()}, 2, "clear text"},
+		{[]string{"serve", "--addr", "0.0.0.0:0", "--token-file", tokenFile(t, "   "), "--root", t.TempDir()}, 2, "must not be blank"},
+		{[]string{"serve", "--token-file", tokenFile(t, " secret\n"), "--root", t.TempDir()}, 2, "must not be blank"},
+		{[]string{"serve", "--addr", "0.0.0.0:0", "--token-file", tokenFile(t, "tok\n"), "--root", t.TempDir()}, 2, "clear text"},
 		{[]string{"serve", "--addr", "0.0.0.0:0", "--token-file", "/nonexistent/token", "--root", t.TempDir()}, 2, "--token-file"},
-		{[]string{"serve", "--token", "a\r\nb", "--root", t.TempDir()}, 2, "not allowed in an HTTP header"},
+		{[]string{"serve", "--token-file", tokenFile(t, "a\r\nb"), "--root", t.TempDir()}, 2, "not allowed in an HTTP header"},
 		{[]string{"serve", "--tls-cert", "c.pem", "--root", t.TempDir()}, 2, "go together"},
 		{[]string{"serve", "--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem", "--root", t.TempDir()}, 2, "TLS"},
-		{[]string{"serve", "--token", "a", "--token-file", "f", "--root", t.TempDir()}, 2, "exclude each other"},
+		{[]string{"serve", "--token", "s3cr3t-value", "--root", t.TempDir()}, 2, "--token is refused: every local user can read a command line (ps, /proc); put the token in a file for --token-file, or in $NOGGIN_RPC_TOKEN"},
+		{[]string{"serve", "--token=", "--root", t.TempDir()}, 2, "--token is refused"},
 		{[]string{"ui", "--addr", "0.0.0.0:0", "n.yaml"}, 2, "loopback only"},
 		{[]string{"ui", "a.yaml", "b.yaml"}, 2, "one location at most"},
 		{[]string{"ui", "https://example.com/team.yaml"}, 2, "ui serves a noggin file"},
@@ -55,6 +68,9 @@ func TestRunRefusals(t *testing.T) {
 		var out, errb bytes.Buffer
 		if code := Main(context.Background(), tc.args, env, &out, &errb); code != tc.code || !strings.Contains(errb.String(), tc.msg) {
 			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errb.String())
+		}
+		if strings.Contains(errb.String()+out.String(), "s3cr3t") {
+			t.Errorf("%v: the token was echoed: %q", tc.args, errb.String())
 		}
 	}
 	var out, errb bytes.Buffer
