@@ -152,20 +152,33 @@ func New(cfg Config) (*Server, error) {
 	max := cfg.MaxBytes
 	checkHost := cfg.Token == ""
 	errw := connect.NewErrorWriter()
+	refuse := func(w http.ResponseWriter, r *http.Request, err *connect.Error, status int) {
+		if errw.IsSupported(r) {
+			_ = errw.Write(w, r, err)
+		} else {
+			http.Error(w, err.Message(), status)
+		}
+	}
+	unknown := &budget{}
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Without a token the server trusts every local client; a request
 		// naming another host can only come through DNS rebinding (a web
 		// page whose domain now resolves to 127.0.0.1), so refuse it.
 		if checkHost && !loopbackHost(r.Host) {
-			err := connect.NewError(connect.CodePermissionDenied, errors.New("host "+r.Host+" refused: without a token only loopback host names are served"))
-			if errw.IsSupported(r) {
-				_ = errw.Write(w, r, err)
-			} else {
-				http.Error(w, err.Message(), http.StatusForbidden)
-			}
+			refuse(w, r, connect.NewError(connect.CodePermissionDenied, errors.New("host "+r.Host+" refused: without a token only loopback host names are served")), http.StatusForbidden)
+			return
+		}
+		// A body declared over the limit is refused unread.
+		if r.ContentLength > max {
+			refuse(w, r, connect.NewError(connect.CodeResourceExhausted, tooLarge(r.ContentLength, max)), http.StatusRequestEntityTooLarge)
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, max)
+		if r.ContentLength < 0 && r.Method != http.MethodGet && !enveloped(r) {
+			b := &budgeted{ReadCloser: r.Body, b: unknown}
+			defer b.release()
+			r.Body = b
+		}
 		mux.ServeHTTP(w, r)
 	})
 	return &Server{svc: svc, handler: h}, nil
