@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -156,8 +158,15 @@ type RPCServer struct {
 }
 
 // StartRPCServer starts noggin-rpc serve on a free loopback port with root
-// (none when ""), and the extra flags of serve.
+// (none when ""), and the extra flags of serve; a replica of a team
+// database (--store) is waited for until /readyz says its database
+// answers.
 func StartRPCServer(bin, root string, env []string, extra ...string) (*RPCServer, error) {
+	return startRPCServer(bin, root, env, slices.Contains(extra, "--store"), extra...)
+}
+
+// startRPCServer is StartRPCServer, waiting for /readyz when ready.
+func startRPCServer(bin, root string, env []string, ready bool, extra ...string) (*RPCServer, error) {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		port, err := freePort()
@@ -196,7 +205,9 @@ func StartRPCServer(bin, root string, env []string, extra ...string) (*RPCServer
 			c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
 			if err == nil {
 				c.Close()
-				return srv, nil
+				if !ready || srv.Ready() {
+					return srv, nil
+				}
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -206,6 +217,16 @@ func StartRPCServer(bin, root string, env []string, extra ...string) (*RPCServer
 		}
 	}
 	return nil, lastErr
+}
+
+// Ready reports whether /readyz answers 200.
+func (s *RPCServer) Ready() bool {
+	resp, err := http.Get("http://" + s.Addr + "/readyz")
+	if err != nil {
+		return false
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
 }
 
 // Stop terminates the server gracefully (SIGTERM, then kill).

@@ -81,6 +81,14 @@ type DB struct {
 	listenDone chan struct{}
 }
 
+// CheckAddress says whether dsn is a database address Open can use.
+func CheckAddress(dsn string) error {
+	if _, err := pgxpool.ParseConfig(dsn); err != nil {
+		return fmt.Errorf("the database address: %w", err)
+	}
+	return nil
+}
+
 // Open connects to the database at dsn (a postgres:// URL or key=value
 // string), brings its schema up to date and starts listening for the
 // commits of other replicas. Close releases it.

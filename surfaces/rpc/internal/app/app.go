@@ -203,24 +203,31 @@ func serveMain(ctx context.Context, args []string, getenv func(string) string, s
 			fmt.Fprintf(stderr, "noggin-rpc: --root and --store exclude each other\n")
 			return 2
 		}
-		db, err := openDB(ctx, *dsn)
-		if err != nil {
+		if err := pgstore.CheckAddress(*dsn); err != nil {
 			fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
-			return 1
+			return 2
 		}
-		defer db.Close()
+		// The replica serves at once: /healthz 200, /readyz 503 and calls
+		// unavailable until the database answers.
+		db := &teamDB{}
+		defer db.close()
 		cfg.Opener, served = db, "the team database"
 		cfg.Ready = func(ctx context.Context) error {
 			// /readyz answers without a token: the cause (users, hosts,
 			// socket paths of the DSN) goes to the log, not to the caller.
-			if err := db.Ping(ctx); err != nil {
-				log.Warn("not ready", "error", err.Error())
+			err := db.ready(ctx)
+			if err != nil && !errors.Is(err, errWaiting) {
+				log.Warn("not ready", "cause", dbCause(err))
+			}
+			if err != nil {
 				return errors.New("the database does not answer")
 			}
 			return nil
 		}
-		db.Observe = metrics.Observe
-		poolGauges(metrics, db)
+		poolGauges(metrics, db.poolStat)
+		waitCtx, stopWaiting := context.WithCancel(ctx)
+		defer stopWaiting()
+		go db.waitForDB(waitCtx, *dsn, log, func(d *pgstore.DB) { d.Observe = metrics.Observe })
 	}
 	srv, ln, ok := listen(cfg, *addr, stderr)
 	if !ok {
@@ -287,7 +294,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 }
 
 // poolGauges exports the database pool's connection counts.
-func poolGauges(metrics *server.Metrics, db *pgstore.DB) {
+func poolGauges(metrics *server.Metrics, stat func() (acquired, idle, total, max int32)) {
 	for _, g := range []struct {
 		name, help string
 		v          func(acquired, idle, total, max int32) int32
@@ -297,7 +304,7 @@ func poolGauges(metrics *server.Metrics, db *pgstore.DB) {
 		{"noggin_db_pool_connections", "Database connections open.", func(_, _, t, _ int32) int32 { return t }},
 		{"noggin_db_pool_max_connections", "Most database connections the pool opens.", func(_, _, _, m int32) int32 { return m }},
 	} {
-		metrics.Gauge(g.name, g.help, func() float64 { return float64(g.v(db.PoolStat())) })
+		metrics.Gauge(g.name, g.help, func() float64 { return float64(g.v(stat())) })
 	}
 }
 
