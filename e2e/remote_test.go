@@ -238,9 +238,10 @@ func TestRemoteMode(t *testing.T) {
 	}
 	runs := runModesOf(t, scns, []string{CLI, MCP}, true)
 	local := Normalizer(suite.work)
-	// A remote write's history entry also holds its request id (random)
-	// and its answer (TestRetryAfterRestart checks them).
-	receipt := regexp.MustCompile(`,"request":"[A-Za-z0-9._:-]+","reply":"(?:[^"\\]|\\.)*"`)
+	// A remote write's history entry also holds its request id (random),
+	// its fingerprint and its answer (TestRetryAfterRestart and
+	// TestReusedRequestIDRefused check them).
+	receipt := regexp.MustCompile(`,"request":"[A-Za-z0-9._:-]+","requestDigest":"[0-9a-f]+","reply":"(?:[^"\\]|\\.)*"`)
 	norm := func(b []byte) []byte { return local(receipt.ReplaceAll(bytes.ReplaceAll(b, []byte(base), nil), nil)) }
 	for _, s := range scns {
 		t.Run(s.Name, func(t *testing.T) {

@@ -156,3 +156,44 @@ func TestRetryAfterRestartPostgres(t *testing.T) {
 		}
 	})
 }
+
+// TestReusedRequestIDRefused: a request id used for one push and sent
+// again with another is request-id-reused (exit 2) and writes nothing,
+// on the file server and on the team server; a true retry still gets the
+// first answer.
+func TestReusedRequestIDRefused(t *testing.T) {
+	servers := map[string]func(t *testing.T) *RPCServer{
+		"files": func(t *testing.T) *RPCServer { return startTokenServer(t, t.TempDir()) },
+		"postgres": func(t *testing.T) *RPCServer {
+			c := pgtest.Start(t, pgtest.Options{})
+			srv, err := StartRPCServer(needBinary(t, RPC), "", append(processEnv(true), "HOME="+t.TempDir(), "NOGGIN_RPC_TOKEN="+remoteToken), "--store", c.DSN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(srv.Stop)
+			return srv
+		},
+	}
+	for _, name := range []string{"files", "postgres"} {
+		t.Run(name, func(t *testing.T) {
+			srv := servers[name](t)
+			push := func(title string) request.Request {
+				return request.Request{Verb: "push", Title: request.String(title), Location: request.String("team.yaml")}
+			}
+			first, err := runWithID(srv.Addr, "abc-1", push("first"))
+			if err != nil || !strings.Contains(first, `"status": "ok"`) {
+				t.Fatalf("first: %s %v", first, err)
+			}
+			second, err := runWithID(srv.Addr, "abc-1", push("second"))
+			if err != nil || !strings.Contains(second, `"code": "request-id-reused"`) || !strings.Contains(second, `"exitCode": 2`) || !strings.Contains(second, `"requestId": "abc-1"`) {
+				t.Fatalf("another request under the id: %s %v", second, err)
+			}
+			if retry, err := runWithID(srv.Addr, "abc-1", push("first")); err != nil || retry != first {
+				t.Fatalf("a retry: %s %v, want the first answer", retry, err)
+			}
+			if n, m := countTitle(t, srv.Addr, "first"), countTitle(t, srv.Addr, "second"); n != 1 || m != 0 {
+				t.Fatalf("first written %d times, second %d times", n, m)
+			}
+		})
+	}
+}

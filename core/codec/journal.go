@@ -29,7 +29,9 @@ type jsonEntry struct {
 	Ops     []jsonOp     `json:"ops"`
 	Inverse []jsonOp     `json:"inverse"`
 	Request string       `json:"request,omitempty"`
-	Reply   string       `json:"reply,omitempty"`
+	// RequestDigest is the fingerprint of the request (request.Fingerprint).
+	RequestDigest string `json:"requestDigest,omitempty"`
+	Reply         string `json:"reply,omitempty"`
 }
 
 type jsonChange struct {
@@ -61,7 +63,7 @@ type jsonOp struct {
 func EncodeEntry(e noggin.Entry) []byte {
 	j := jsonEntry{V: journalVersion, Seq: e.Seq, Time: e.Time, Verb: e.Verb, Undoes: e.Undoes, Redoes: e.Redoes,
 		Before: e.Before, After: e.After, Changes: []jsonChange{}, Ops: encodeOps(e.Ops), Inverse: encodeOps(e.Inverse),
-		Request: e.Request, Reply: e.Reply}
+		Request: e.Request, RequestDigest: e.RequestDigest, Reply: e.Reply}
 	for _, c := range e.Changes {
 		j.Changes = append(j.Changes, jsonChange(c))
 	}
@@ -114,7 +116,7 @@ func DecodeEntry(line []byte) (noggin.Entry, error) {
 		return noggin.Entry{}, fmt.Errorf("journal: version %d, seq %d", j.V, j.Seq)
 	}
 	e := noggin.Entry{Seq: j.Seq, Time: j.Time, Verb: j.Verb, Undoes: j.Undoes, Redoes: j.Redoes,
-		Before: j.Before, After: j.After, Request: j.Request, Reply: j.Reply}
+		Before: j.Before, After: j.After, Request: j.Request, RequestDigest: j.RequestDigest, Reply: j.Reply}
 	for _, c := range j.Changes {
 		e.Changes = append(e.Changes, noggin.EntryChange(c))
 	}

@@ -98,6 +98,10 @@ const (
 	// once already, but its answer was not recorded; it was not applied
 	// again (exit 1).
 	CodeReplyLost = "reply-lost"
+	// CodeRequestIDReused is new in noggin for Go: a request id the noggin
+	// has recorded for another request came with this one; nothing was
+	// written (exit 2, data {requestId}). A retry sends the same request.
+	CodeRequestIDReused = "request-id-reused"
 	// CodeInvalidArgument is new in noggin for Go: a structured call (MCP
 	// tool arguments, RPC Call) gave an argument a value of another type
 	// than the one its schema declares (exit 2, data {verb, argument,
@@ -164,7 +168,7 @@ var exitCodes = map[string]int{
 	CodeLocationRefused: 2, CodeUnknownArgument: 2, CodeCancelled: 130,
 	CodeUnavailable: 1, CodeUnauthenticated: 1, CodeQueryRequired: 2, CodeInvalidLimit: 2,
 	CodeUndoConflict: 1, CodeNothingToUndo: 1, CodeNothingToRedo: 1, CodeHistoryUnavailable: 1,
-	CodeLockLost: 1, CodeTooLarge: 2, CodeReplyLost: 1, CodeInvalidArgument: 2,
+	CodeLockLost: 1, CodeTooLarge: 2, CodeReplyLost: 1, CodeInvalidArgument: 2, CodeRequestIDReused: 2,
 }
 
 // Cancelled returns the cancelled error when ctx is done, else nil. Stores
@@ -330,6 +334,8 @@ func catalog(e *Error, detail string) string { //nolint:gocyclo // one case per 
 		return fmt.Sprintf("argument '%s' must be %s %s, not %s", str(e, "argument"), article, str(e, "expected"), str(e, "got"))
 	case CodeReplyLost:
 		return "this request was applied once already, but its answer was lost; it was not applied again: look with show or log"
+	case CodeRequestIDReused:
+		return "request id '" + str(e, "requestId") + "' was used for another request; nothing was written: give each request an id of its own, and a retry the same request"
 	case CodeLockLost:
 		return "another process took the lock on " + str(e, "path") + " while this write held it (the JavaScript noggin takes a lock older than 30 s); nothing was written; try again"
 	case CodeTooLarge:

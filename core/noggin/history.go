@@ -120,8 +120,9 @@ type Entry struct {
 	Ops, Inverse   []Op
 	Changes        []EntryChange
 	// Request is the request id of a write made for a remote client (see
-	// Receipt), and Reply the answer it got ("" for other writes).
-	Request, Reply string
+	// Receipt), RequestDigest the fingerprint of its request and Reply
+	// the answer it got ("" for other writes).
+	Request, RequestDigest, Reply string
 }
 
 // EntryChange is one change of a write, for people and agents reading the

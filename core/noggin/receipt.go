@@ -17,8 +17,9 @@ import (
 // (Await), Update returns the document, the caller renders the answer and
 // hands it over (Commit), and the write records it and commits.
 type Receipt struct {
-	// ID is the request id.
-	ID string
+	// ID is the request id; Digest the fingerprint of its request: the
+	// id of another request is refused (request-id-reused).
+	ID, Digest string
 
 	used    bool
 	ready   chan *Document // the write awaits its reply
@@ -29,8 +30,9 @@ type Receipt struct {
 	err     error
 }
 
-// NewReceipt returns the receipt of a write with request id id.
-func NewReceipt(id string) *Receipt { return &Receipt{ID: id} }
+// NewReceipt returns the receipt of a write with request id id, made for
+// the request whose fingerprint is digest.
+func NewReceipt(id, digest string) *Receipt { return &Receipt{ID: id, Digest: digest} }
 
 type receiptKey struct{}
 
@@ -135,29 +137,40 @@ func (r *Receipt) Abort() {
 }
 
 // Recorded returns the Replied error of the entry of entries (a journal,
-// oldest first) made for request id, or nil when there is none. digest
-// gives the noggin's digest in the scheme of its argument. A last entry
-// whose write never happened (the journal is appended to just before the
-// noggin is replaced, and a process can die in between) does not count:
-// see Phantom.
-func Recorded(entries []Entry, id string, digest func(like string) string) error {
-	if id == "" {
+// oldest first) made for r's request id, request-id-reused when that entry
+// was made for another request, or nil when there is none. digest gives
+// the noggin's digest in the scheme of its argument. A last entry whose
+// write never happened (the journal is appended to just before the noggin
+// is replaced, and a process can die in between) does not count: see
+// Phantom.
+func Recorded(entries []Entry, r *Receipt, digest func(like string) string) error {
+	if r == nil || r.ID == "" {
 		return nil
 	}
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := &entries[i]
-		if e.Request != id {
+		if e.Request != r.ID {
 			continue
 		}
 		if i == len(entries)-1 && Phantom(e, digest) {
 			return nil
 		}
-		if e.Reply == "" {
-			return &Replied{}
-		}
-		return &Replied{Reply: []byte(e.Reply)}
+		return e.Replied(r)
 	}
 	return nil
+}
+
+// Replied is the answer to r of e, the entry recorded for r's request id:
+// its reply, or request-id-reused when e was made for another request (an
+// entry written before fingerprints were recorded matches any).
+func (e *Entry) Replied(r *Receipt) error {
+	if e.RequestDigest != "" && r.Digest != "" && e.RequestDigest != r.Digest {
+		return NewError(CodeRequestIDReused, F("requestId", r.ID))
+	}
+	if e.Reply == "" {
+		return &Replied{}
+	}
+	return &Replied{Reply: []byte(e.Reply)}
 }
 
 // Phantom reports whether e, a journal's last entry, describes a write that

@@ -2,6 +2,8 @@ package request
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -195,6 +197,19 @@ func (req *Request) MarshalJSON() ([]byte, error) {
 		w.Args[a.name] = b
 	}
 	return json.Marshal(w)
+}
+
+// Fingerprint identifies the request (not its ID) for its request id: the
+// first 16 bytes of the SHA-256 of its wire form, in hex. A retry has the
+// fingerprint of its first try; a different request under a recorded id
+// is refused (request-id-reused).
+func (req *Request) Fingerprint() string {
+	b, err := req.MarshalJSON()
+	if err != nil { // a value MarshalJSON cannot write: no fingerprint, any id matches
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
 }
 
 // UnmarshalJSON reads the wire form MarshalJSON writes; an argument name it

@@ -182,7 +182,7 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 	}
 	var receipt *noggin.Receipt
 	if req.ID != "" {
-		receipt = noggin.NewReceipt(req.ID)
+		receipt = noggin.NewReceipt(req.ID, req.Fingerprint())
 		ctx = noggin.WithReceipt(ctx, receipt)
 		defer receipt.Abort() // a panic: the write writes nothing
 	}

@@ -171,7 +171,7 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 			if !ok {
 				return noggin.NewError(noggin.CodeCancelled, noggin.F("reason", "canceled"))
 			}
-			entry.Request, entry.Reply = hold.ID, string(reply)
+			entry.Request, entry.RequestDigest, entry.Reply = hold.ID, hold.Digest, string(reply)
 		}
 		if jerr != nil {
 			return nil
@@ -272,7 +272,7 @@ func (s *fileStore) current(st stamp, statErr error) (current, error) {
 func (s *fileStore) replan(w noggin.Write, hold *noggin.Receipt, c current) (*noggin.History, []noggin.Op, error) {
 	h := noggin.NewHistory(s.readHistory, func(like string) string { return s.mode.digest(s, c, like) })
 	if hold != nil {
-		if err := s.recorded(hold.ID, h.DigestLike); err != nil {
+		if err := s.recorded(hold, h.DigestLike); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -243,9 +243,9 @@ type requestIndex struct {
 // request.ValidID: no escapes).
 var requestKey = []byte(`"request":"`)
 
-// recorded is the noggin.Replied error of the journal's entry for request
-// id (nil: none). digest is the noggin's digest (see noggin.Recorded).
-func (s *fileStore) recorded(id string, digest func(like string) string) error {
+// recorded is the answer of the journal's entry for r's request id (nil:
+// none; see noggin.Recorded). digest is the noggin's digest.
+func (s *fileStore) recorded(r *noggin.Receipt, digest func(like string) string) error {
 	name := s.name + historySuffix
 	fi, err := s.fsy.Stat(name)
 	if err != nil {
@@ -268,14 +268,14 @@ func (s *fileStore) recorded(id string, digest func(like string) string) error {
 			}
 		}
 	}
-	if !s.requests.ids[id] {
+	if !s.requests.ids[r.ID] {
 		return nil
 	}
 	data, err := s.fsy.ReadFile(name)
 	if err != nil {
 		return nil
 	}
-	return noggin.Recorded(parseJournal(data).Entries, id, digest)
+	return noggin.Recorded(parseJournal(data).Entries, r, digest)
 }
 
 // appended keeps the index current over an append of this store that

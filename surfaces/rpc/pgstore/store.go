@@ -389,7 +389,7 @@ func (s *nogginStore) update(ctx context.Context, w noggin.Write, hold *noggin.R
 		return nil, err
 	}
 	if hold != nil {
-		if err := recorded(ctx, tx, id, hold.ID); err != nil {
+		if err := recorded(ctx, tx, id, hold); err != nil {
 			return nil, err
 		}
 	}
@@ -415,7 +415,7 @@ func (s *nogginStore) update(ctx context.Context, w noggin.Write, hold *noggin.R
 		if !ok {
 			return nil, noggin.NewError(noggin.CodeCancelled, noggin.F("reason", "canceled"))
 		}
-		entry.Request, entry.Reply, request = hold.ID, string(reply), &hold.ID
+		entry.Request, entry.RequestDigest, entry.Reply, request = hold.ID, hold.Digest, string(reply), &hold.ID
 	}
 
 	// From here on the write completes even if the caller goes away.
@@ -446,11 +446,11 @@ func (s *nogginStore) update(ctx context.Context, w noggin.Write, hold *noggin.R
 	return out, nil
 }
 
-// recorded is the noggin.Replied error of the history row of request id
-// of noggin id (nil: none).
-func recorded(ctx context.Context, tx pgx.Tx, id int64, request string) error {
+// recorded is the answer of the history row of r's request id of noggin
+// id (nil: none; see noggin.Entry.Replied).
+func recorded(ctx context.Context, tx pgx.Tx, id int64, r *noggin.Receipt) error {
 	var text string
-	err := tx.QueryRow(ctx, `SELECT entry FROM history WHERE noggin = $1 AND request = $2`, id, request).Scan(&text)
+	err := tx.QueryRow(ctx, `SELECT entry FROM history WHERE noggin = $1 AND request = $2`, id, r.ID).Scan(&text)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
@@ -458,10 +458,10 @@ func recorded(ctx context.Context, tx pgx.Tx, id int64, request string) error {
 		return unavailable(ctx, err)
 	}
 	e, err := codec.DecodeEntry([]byte(text))
-	if err != nil || e.Reply == "" {
+	if err != nil {
 		return &noggin.Replied{}
 	}
-	return &noggin.Replied{Reply: []byte(e.Reply)}
+	return e.Replied(r)
 }
 
 // beforeCommit, when set (by tests), runs just before a write commits.
