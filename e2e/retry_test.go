@@ -163,8 +163,12 @@ func TestRetryAfterRestartPostgres(t *testing.T) {
 // first answer.
 func TestReusedRequestIDRefused(t *testing.T) {
 	servers := map[string]func(t *testing.T) *RPCServer{
-		"files": func(t *testing.T) *RPCServer { return startTokenServer(t, t.TempDir()) },
+		"files": func(t *testing.T) *RPCServer {
+			t.Helper()
+			return startTokenServer(t, t.TempDir())
+		},
 		"postgres": func(t *testing.T) *RPCServer {
+			t.Helper()
 			c := pgtest.Start(t, pgtest.Options{})
 			srv, err := StartRPCServer(needBinary(t, RPC), "", append(processEnv(true), "HOME="+t.TempDir(), "NOGGIN_RPC_TOKEN="+remoteToken), "--store", c.DSN)
 			if err != nil {
