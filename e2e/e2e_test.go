@@ -154,7 +154,7 @@ type RPCServer struct {
 	Addr string
 	cmd  *exec.Cmd
 	done chan struct{}
-	log  *strings.Builder
+	log  *syncWriter // its stdout and stderr
 }
 
 // StartRPCServer starts noggin-rpc serve on a free loopback port with root
@@ -185,8 +185,8 @@ func startRPCServer(bin, root string, env []string, ready bool, extra ...string)
 		if root == "" {
 			cmd.Dir = suite.work
 		}
-		log := &strings.Builder{}
-		cmd.Stdout, cmd.Stderr = &syncWriter{b: log}, &syncWriter{b: log}
+		log := &syncWriter{b: &strings.Builder{}}
+		cmd.Stdout, cmd.Stderr = log, log
 		if err := cmd.Start(); err != nil {
 			return nil, err
 		}

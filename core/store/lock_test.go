@@ -152,12 +152,13 @@ func startWriter(file, prefix string, n int, mode string) *exec.Cmd {
 	return cmd
 }
 
-func TestManyProcessesLoseNothing(t *testing.T) {
-	const procs, writes = 8, 50
-	p := filepath.Join(t.TempDir(), "x.yaml")
+// runWriters runs a writer process per file (prefixes p0, p1, …), each
+// adding writes items, and waits for them all.
+func runWriters(t *testing.T, files []string, writes int) {
+	t.Helper()
 	var cmds []*exec.Cmd
-	for i := range procs {
-		cmd := startWriter(p, "p"+strconv.Itoa(i), writes, "writer")
+	for i, file := range files {
+		cmd := startWriter(file, "p"+strconv.Itoa(i), writes, "writer")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -168,6 +169,12 @@ func TestManyProcessesLoseNothing(t *testing.T) {
 			t.Fatalf("writer failed: %v", err)
 		}
 	}
+}
+
+func TestManyProcessesLoseNothing(t *testing.T) {
+	const procs, writes = 8, 50
+	p := filepath.Join(t.TempDir(), "x.yaml")
+	runWriters(t, slices.Repeat([]string{p}, procs), writes)
 	keys := fileKeys(t, p)
 	if len(keys) != procs*writes {
 		t.Fatalf("%d items, want %d", len(keys), procs*writes)

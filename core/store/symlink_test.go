@@ -2,10 +2,8 @@ package store
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 )
 
@@ -30,26 +28,15 @@ func TestSymlinkedNogginStaysALink(t *testing.T) {
 	if err := os.Symlink(target, absLink); err != nil {
 		t.Fatal(err)
 	}
-	var cmds []*exec.Cmd
-	for i, file := range []string{link, target, absLink, target} {
-		cmd := startWriter(file, "w"+strconv.Itoa(i), writes, "writer")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds = append(cmds, cmd)
-	}
-	for _, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("writer failed: %v", err)
-		}
-	}
+	files := []string{link, target, absLink, target}
+	runWriters(t, files, writes)
 	for _, l := range []string{link, absLink} {
 		if fi, err := os.Lstat(l); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 			t.Errorf("%s is no longer a link: %v", l, err)
 		}
 	}
-	if keys := fileKeys(t, target); len(keys) != len(cmds)*writes {
-		t.Errorf("%d items in the target, want %d (lost %d)", len(keys), len(cmds)*writes, len(cmds)*writes-len(keys))
+	if keys := fileKeys(t, target); len(keys) != len(files)*writes {
+		t.Errorf("%d items in the target, want %d (lost %d)", len(keys), len(files)*writes, len(files)*writes-len(keys))
 	}
 	if names := dirNames(t, home); !slices.Equal(names, []string{".noggin.yaml", "abs.yaml"}) {
 		t.Errorf("the links' directory holds %v", names)
