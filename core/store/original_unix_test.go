@@ -143,7 +143,7 @@ func childStoppingWriter() int {
 // Every acknowledged write is in the file.
 func TestStalledOriginalCostsNoWrite(t *testing.T) {
 	const staleMs = 1000
-	runs := 3
+	runs := stalledRuns
 	if testing.Short() {
 		runs = 1
 	}
