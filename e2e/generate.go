@@ -76,9 +76,10 @@ var HostileText = []string{
 var PathForms = []string{
 	"/1", "/1/1", "/1/2", "/2", "/1/1/1", ".", "..", "-", "+", "1", "2", "2/1", "../1", "-/1", "+/1",
 	"./1", "../..", "/9", "/1/9/9", "9", "//", "/x", "a/b", "/1/", "01", "/01/002", "-1", " /1", "/1 ", "/", "",
+	"@k-alpha", "@k-root1/2", "@k-alpha/1", "@k-gone", "@", "@k-beta/", "@k-root2/9",
 }
 
-var gotoForms = []string{"", ".", "..", "+", "-", "1", "/1", "/1/2", "/9", "../1", "x"}
+var gotoForms = []string{"", ".", "..", "+", "-", "1", "/1", "/1/2", "/9", "../1", "x", "@k-beta", "@k-gone"}
 
 // fuzzFixture is the noggin every generated sequence starts from (or none).
 const fuzzFixture = `schemaVersion: 1

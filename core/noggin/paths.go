@@ -105,6 +105,9 @@ func (x *index) resolve(activeKey, p string) (*Item, string) {
 	if p == "" {
 		return nil, "path: empty path"
 	}
+	if strings.HasPrefix(p, "@") {
+		return x.keyPath(p)
+	}
 	active := x.item(activeKey)
 	if strings.HasPrefix(p, "/") {
 		if p == "/" {
@@ -169,6 +172,27 @@ func (x *index) resolve(activeKey, p string) (*Item, string) {
 		return base, ""
 	}
 	return x.walk(base, rest, p)
+}
+
+// keyPath resolves the key form "@KEY" or "@KEY/2/1" (positions below the
+// item with key KEY), which names an item wherever it has moved. The
+// original rejects it (a relative path whose segment is not a position).
+func (x *index) keyPath(p string) (*Item, string) {
+	key, rest, below := strings.Cut(p[1:], "/")
+	if key == "" {
+		return nil, "path '" + p + "': no key after '@'"
+	}
+	it := x.item(key)
+	if it == nil {
+		return nil, "path not found: " + p + " (no item with key '" + key + "')"
+	}
+	if !below {
+		return it, ""
+	}
+	if rest == "" {
+		return nil, "path '" + p + "': trailing slash with no descendant"
+	}
+	return x.walk(it, rest, p)
 }
 
 // sibling returns the previous ("-" prefix) or next ("+") sibling of it.

@@ -67,6 +67,20 @@ func TestResolveWorkedExamples(t *testing.T) {
 		{"last-root-plus", "k7", "+", "", "path '+': active item has no next sibling"},
 		{"minus-slash-nosib", "k1", "-/1", "", "path '-/1': active item has no previous sibling"},
 		{"minus-slash-empty-nosib", "k1", "-/", "", "path '-/': active item has no previous sibling"},
+		// The key form names an item wherever it is, active item or not.
+		{"key", "", "@k4", "/1/2", ""},
+		{"key-active-elsewhere", "k7", "@k2", "/1/1", ""},
+		{"key-child", "", "@k4/1", "/1/2/1", ""},
+		{"key-grandchild", "k4", "@k1/1/1", "/1/1/1", ""},
+		{"key-zeros", "", "@k1/03", "/1/3", ""},
+		{"key-double-slash", "", "@k1//2", "/1/2", ""},
+		{"key-missing", "k4", "@nope", "", "path not found: @nope (no item with key 'nope')"},
+		{"key-empty", "k4", "@", "", "path '@': no key after '@'"},
+		{"key-empty-slash", "k4", "@/1", "", "path '@/1': no key after '@'"},
+		{"key-trailing", "", "@k4/", "", "path '@k4/': trailing slash with no descendant"},
+		{"key-missing-child", "", "@k5/1", "", "path not found: @k5/1 (no position 1 under '/1/2/1')"},
+		{"key-bad-segment", "", "@k4/x", "", "path '@k4/x': segment 'x' is not a 1-based position"},
+		{"key-relative-segment", "", "@k4/..", "", "path '@k4/..': segment '..' is not a 1-based position"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

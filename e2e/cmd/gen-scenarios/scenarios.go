@@ -434,6 +434,10 @@ func scenarios() []scn {
 	add(
 		S("find-basic", "find: case-insensitive, every word must match, matches in tree order with the notes that hold a word.", findDoc,
 			`find query=storage`, `find query="STORAGE tests"`, `find query="spec docs"`, `find query=nothing-like-it`, `find query=benchmarks`),
+		S("key-paths", "The key form @KEY names an item wherever it is, with positions below it; a missing or empty key is path-not-found.", F1,
+			`goto path=@k-beta`, `move path=@k-root2 before=@k-alpha`, `show path=@k-root1/3`, `add title=x into=@k-beta goto=@k-betakid`,
+			`edit path=@k-beta/2 title=renamed`, `done path=@k-betakid`, `find query=beta under=@k-root1`, `delete path=@k-root1/3/2`, `edit path=@k-alpha/1 title=nope`,
+			`goto path=@k-nope`, `goto path=@`, `goto path=@k-beta/`, `goto path=@k-beta/9`),
 		S("find-unicode", "find folds case with Unicode simple folding: Σ/σ/ς, the Kelvin sign, but not ß to ss.", findDoc,
 			"find query=σίσυφος", "find query=\u212aelvin", `find query=straße`, `find query=STRASSE`),
 		S("find-filters", "find --open, --done, --under, --limit (the total counts every match).", findDoc,
