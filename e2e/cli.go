@@ -39,6 +39,9 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 	if st.Verb != "copy" && st.Verb != "providers" {
 		args = append(args, "--noggin", s.NogginLocation(st))
 	}
+	if o, ok := st.Get("agent"); ok {
+		args = append(args, "--agent="+o.Val)
+	}
 	args = append(args, st.Verb)
 	var flags, words []string
 	pos := func(key string) error {
@@ -121,6 +124,8 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 		val("after", "after")
 		val("into", "into")
 		val("title", "title")
+		val("forget", "forget")
+		val("by", "by")
 		for _, b := range [][2]string{{"force", "force"}, {"closeAll", "close-all"}, {"done", "done"}, {"open", "open"},
 			{"noChildren", "no-children"}, {"withSiblings", "with-siblings"}, {"withDescendants", "with-descendants"},
 			{"withAll", "with-all"}, {"withNotes", "with-notes"}, {"recursive", "recursive"}} {

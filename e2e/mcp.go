@@ -13,14 +13,25 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// MCPSurface talks to one noggin-mcp process over stdio.
+// MCPSurface talks to noggin-mcp processes over stdio: one on the shared
+// active item (--shared), and one per agent a step names (--agent), each
+// started on its first step.
 type MCPSurface struct {
 	session *mcp.ClientSession
+	bin     string
+	dir     string
+	env     []string
+	agents  map[string]*MCPSurface
 }
 
-// StartMCP starts bin (cwd dir, environment env) and connects to it.
+// StartMCP starts bin (cwd dir, environment env) on the shared active item
+// and connects to it.
 func StartMCP(ctx context.Context, bin, dir string, env []string) (*MCPSurface, error) {
-	cmd := exec.Command(bin)
+	return startMCP(ctx, bin, dir, env, "--shared")
+}
+
+func startMCP(ctx context.Context, bin, dir string, env []string, args ...string) (*MCPSurface, error) {
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = env
 	dieWithParent(cmd)
@@ -31,11 +42,39 @@ func StartMCP(ctx context.Context, bin, dir string, env []string) (*MCPSurface, 
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}
-	return &MCPSurface{session: session}, nil
+	return &MCPSurface{session: session, bin: bin, dir: dir, env: env}, nil
 }
 
-// Close stops the server.
-func (m *MCPSurface) Close() error { return m.session.Close() }
+// As is the surface of agent name (m itself for ""): a noggin-mcp of its
+// own, started with --agent on first use.
+func (m *MCPSurface) As(ctx context.Context, name string) (*MCPSurface, error) {
+	if name == "" {
+		return m, nil
+	}
+	if a := m.agents[name]; a != nil {
+		return a, nil
+	}
+	if m.bin == "" {
+		return nil, errors.New("this MCP surface cannot start agents")
+	}
+	a, err := startMCP(ctx, m.bin, m.dir, m.env, "--agent", name)
+	if err != nil {
+		return nil, err
+	}
+	if m.agents == nil {
+		m.agents = map[string]*MCPSurface{}
+	}
+	m.agents[name] = a
+	return a, nil
+}
+
+// Close stops the servers.
+func (m *MCPSurface) Close() error {
+	for _, a := range m.agents {
+		_ = a.Close()
+	}
+	return m.session.Close()
+}
 
 // Name implements Surface.
 func (m *MCPSurface) Name() string { return MCP }
@@ -63,6 +102,7 @@ func ToolArgs(s *Scenario, st *Step) (map[string]any, error) {
 	for _, o := range st.Opts {
 		switch o.Key {
 		case "noggin": // already resolved by NogginLocation
+		case "agent": // the connection's (MCP) or the call's header (RPC)
 		case "done", "open":
 			if st.Verb == "find" { // find's filters, not edit's state
 				args[o.Key] = !o.HasVal || o.Val == "true"
@@ -110,7 +150,11 @@ func (m *MCPSurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	if err != nil {
 		return &Outcome{Err: fmt.Errorf("not expressible on MCP: %w", err)}
 	}
-	text, err := m.Call(ctx, name, args)
+	a, err := m.As(ctx, st.Str("agent"))
+	if err != nil {
+		return &Outcome{Err: err}
+	}
+	text, err := a.Call(ctx, name, args)
 	return &Outcome{Text: text, Err: err}
 }
 

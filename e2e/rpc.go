@@ -29,7 +29,7 @@ func (r *RPCSurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	if err != nil {
 		return &Outcome{Err: fmt.Errorf("not expressible on RPC: %w", err)}
 	}
-	text, err := r.c.Call(ctx, st.Verb, args)
+	text, err := r.c.CallAs(ctx, st.Str("agent"), st.Verb, args)
 	if err != nil {
 		return &Outcome{Err: fmt.Errorf("RPC Call failed: %w", err)}
 	}

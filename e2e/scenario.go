@@ -270,7 +270,10 @@ func ParseStep(line string) (*Step, error) {
 		}
 		// extra=NAME passes an argument NAME the verb does not take (MCP
 		// and RPC only: the CLI's grammar has no such input).
-		known := o.Key == "noggin" && verb != "copy" && verb != "providers" || o.Key == "extra"
+		// agent=NAME runs the step for that agent (CLI --agent, noggin-mcp
+		// --agent, RPC's Noggin-Agent header).
+		opens := verb != "copy" && verb != "providers"
+		known := (o.Key == "noggin" || o.Key == "agent") && opens || o.Key == "extra"
 		for _, k := range allowed {
 			known = known || k == o.Key
 		}

@@ -201,12 +201,13 @@ const (
 	seenSchema = 1 << iota
 	seenActive
 	seenItems
+	seenCursors
 )
 
 func (p *fastParser) document() *noggin.Document {
 	doc := &noggin.Document{}
 	var seen int
-	var order [3]string
+	var order [4]string
 	n := 0
 	for {
 		p.skipIgnorable()
@@ -248,6 +249,14 @@ func (p *fastParser) document() *noggin.Document {
 				return nil
 			}
 			bit, name = seenItems, fItems
+		case line == noggin.CursorsField+":":
+			m := p.cursors()
+			if m == nil {
+				p.fail()
+				return nil
+			}
+			doc.Extra = []noggin.Field{{Name: noggin.CursorsField, Value: m}}
+			bit, name = seenCursors, noggin.CursorsField
 		default:
 			p.fail()
 			return nil
@@ -260,14 +269,44 @@ func (p *fastParser) document() *noggin.Document {
 		order[n] = name
 		n++
 	}
-	if p.bad || seen != seenSchema|seenActive|seenItems {
+	if p.bad || seen&^seenCursors != seenSchema|seenActive|seenItems {
 		p.fail()
 		return nil
 	}
-	if order != [3]string{fSchemaVersion, fActive, fItems} {
-		doc.Order = append([]string(nil), order[:]...)
+	if order != [4]string{fSchemaVersion, fActive, fItems} {
+		doc.Order = append([]string(nil), order[:n]...)
 	}
 	return doc
+}
+
+// cursors reads the entries of the agents' cursors mapping (after its
+// "cursors:" line): "  NAME: KEY" or "  NAME: null", NAME an agent name
+// that YAML reads as a string. Anything else is nil: the full reader
+// reads it.
+func (p *fastParser) cursors() noggin.Map {
+	var m noggin.Map
+	for {
+		line, ok := p.peek()
+		if !ok || !strings.HasPrefix(line, "  ") || len(line) > 2 && line[2] == ' ' {
+			return m
+		}
+		name, rest, found := strings.Cut(line[2:], ":")
+		if k, _ := classifyPlain(name); !found || !noggin.ValidAgent(name) || k != kString {
+			return nil
+		}
+		p.advance(line)
+		k, v := p.scalar(rest, 2)
+		switch {
+		case p.bad:
+			return nil
+		case k == kString: // copies: the document outlives the file's bytes
+			m = append(m, noggin.Field{Name: strings.Clone(name), Value: strings.Clone(v)})
+		case k == kNull && rest != "":
+			m = append(m, noggin.Field{Name: strings.Clone(name), Value: nil})
+		default:
+			return nil
+		}
+	}
 }
 
 // Item field identifiers (bit positions for duplicate detection).

@@ -68,6 +68,18 @@ func TestFastAcceptsGenerated(t *testing.T) {
 			t.Fatalf("n=%d: %s", n, deepDiff("doc", reflect.ValueOf(doc), reflect.ValueOf(got)))
 		}
 	}
+	// The agents' cursors (noggin.Through), which the fast reader reads too.
+	withCursors := sampledoc.Doc(10, 3)
+	withCursors.Order = []string{"schemaVersion", "active", "items", noggin.CursorsField}
+	withCursors.Extra = []noggin.Field{{Name: noggin.CursorsField, Value: noggin.Map{
+		{Name: "alice", Value: withCursors.Items[2].Key}, {Name: "bob-2.x_y", Value: nil}}}}
+	text := EncodeYAML(withCursors)
+	if !checkFastAgrees(t, text) {
+		t.Fatalf("fast reader gave up on cursors:\n%s", text)
+	}
+	if got, _ := decodeFastSplit(text, parallelMin); !reflect.DeepEqual(got, withCursors) {
+		t.Fatalf("cursors: %s", deepDiff("doc", reflect.ValueOf(withCursors), reflect.ValueOf(got)))
+	}
 	for _, f := range []string{"spec-example.yaml", "spec-empty.yaml"} {
 		text, err := os.ReadFile(filepath.Join("testdata", f))
 		if err != nil {

@@ -32,12 +32,15 @@ type jsonEntry struct {
 	// RequestDigest is the fingerprint of the request (request.Fingerprint).
 	RequestDigest string `json:"requestDigest,omitempty"`
 	Reply         string `json:"reply,omitempty"`
+	// Agent is the agent the write was made for.
+	Agent string `json:"agent,omitempty"`
 }
 
 type jsonChange struct {
-	Kind  string `json:"kind"`
-	Key   string `json:"key"`
-	Title string `json:"title"`
+	Kind   string `json:"kind"`
+	Key    string `json:"key"`
+	Title  string `json:"title"`
+	Cursor string `json:"cursor,omitempty"`
 }
 
 type jsonNote struct {
@@ -57,13 +60,15 @@ type jsonOp struct {
 	Title     *string         `json:"title,omitempty"`
 	Done      *bool           `json:"done,omitempty"`
 	Note      *jsonNote       `json:"note,omitempty"`
+	Cursor    string          `json:"cursor,omitempty"`
+	Unset     bool            `json:"unset,omitempty"`
 }
 
 // EncodeEntry writes one journal entry as a line of JSON, ending in "\n".
 func EncodeEntry(e noggin.Entry) []byte {
 	j := jsonEntry{V: journalVersion, Seq: e.Seq, Time: e.Time, Verb: e.Verb, Undoes: e.Undoes, Redoes: e.Redoes,
 		Before: e.Before, After: e.After, Changes: []jsonChange{}, Ops: encodeOps(e.Ops), Inverse: encodeOps(e.Inverse),
-		Request: e.Request, RequestDigest: e.RequestDigest, Reply: e.Reply}
+		Request: e.Request, RequestDigest: e.RequestDigest, Reply: e.Reply, Agent: e.Agent}
 	for _, c := range e.Changes {
 		j.Changes = append(j.Changes, jsonChange(c))
 	}
@@ -79,7 +84,8 @@ func EncodeEntry(e noggin.Entry) []byte {
 func encodeOps(ops []noggin.Op) []jsonOp {
 	out := make([]jsonOp, 0, len(ops))
 	for _, op := range ops {
-		j := jsonOp{Op: string(op.Type), Key: op.Key, Keys: op.Keys, AtEnd: op.AtEnd, Flat: op.Flat, Title: op.Title, Done: op.Done}
+		j := jsonOp{Op: string(op.Type), Key: op.Key, Keys: op.Keys, AtEnd: op.AtEnd, Flat: op.Flat, Title: op.Title, Done: op.Done,
+			Cursor: op.Cursor, Unset: op.Unset}
 		switch op.Type {
 		case noggin.OpAdd, noggin.OpMove:
 			parent, pos := op.ParentKey, op.Position
@@ -116,7 +122,7 @@ func DecodeEntry(line []byte) (noggin.Entry, error) {
 		return noggin.Entry{}, fmt.Errorf("journal: version %d, seq %d", j.V, j.Seq)
 	}
 	e := noggin.Entry{Seq: j.Seq, Time: j.Time, Verb: j.Verb, Undoes: j.Undoes, Redoes: j.Redoes,
-		Before: j.Before, After: j.After, Request: j.Request, RequestDigest: j.RequestDigest, Reply: j.Reply}
+		Before: j.Before, After: j.After, Request: j.Request, RequestDigest: j.RequestDigest, Reply: j.Reply, Agent: j.Agent}
 	for _, c := range j.Changes {
 		e.Changes = append(e.Changes, noggin.EntryChange(c))
 	}
@@ -133,7 +139,8 @@ func DecodeEntry(line []byte) (noggin.Entry, error) {
 func decodeOps(in []jsonOp) ([]noggin.Op, error) {
 	out := make([]noggin.Op, 0, len(in))
 	for _, j := range in {
-		op := noggin.Op{Type: noggin.OpType(j.Op), Key: j.Key, Keys: j.Keys, AtEnd: j.AtEnd, Flat: j.Flat, Title: j.Title, Done: j.Done}
+		op := noggin.Op{Type: noggin.OpType(j.Op), Key: j.Key, Keys: j.Keys, AtEnd: j.AtEnd, Flat: j.Flat, Title: j.Title, Done: j.Done,
+			Cursor: j.Cursor, Unset: j.Unset}
 		if j.ParentKey != nil {
 			op.ParentKey = *j.ParentKey
 		}

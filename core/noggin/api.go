@@ -18,6 +18,8 @@ const (
 	OpMove      OpType = "move"
 	OpSetActive OpType = "setActive"
 	OpUnnote    OpType = "unnote"
+	// OpCursor moves an agent's cursor (see Through), new in noggin for Go.
+	OpCursor OpType = "cursor"
 )
 
 // Op is one atomic op. Which fields matter depends on Type:
@@ -28,6 +30,7 @@ const (
 //   - move: Key, ParentKey, Position/AtEnd
 //   - setActive: Key ("" = null)
 //   - unnote: Key (drops the item's last note)
+//   - cursor: Cursor (the agent), Key ("" = null); Unset drops the cursor
 type Op struct {
 	Type      OpType
 	Key       string
@@ -45,6 +48,9 @@ type Op struct {
 	Title *string
 	Done  *bool
 	Note  *Note
+	// Cursor and Unset are the cursor op's agent and removal.
+	Cursor string
+	Unset  bool
 }
 
 // Store is a live noggin: a document behind a location. Implementations
@@ -185,8 +191,11 @@ type (
 type View struct {
 	ActivePath string
 	ActiveKey  string
-	TargetKey  string
-	Items      []*Node
+	// Cursor is the agent whose cursor the active item is ("" for the
+	// shared active item).
+	Cursor    string
+	TargetKey string
+	Items     []*Node
 }
 
 // Node is one rendered item of a View.

@@ -107,6 +107,14 @@ const (
 	// than the one its schema declares (exit 2, data {verb, argument,
 	// expected, got}); the original converted it silently.
 	CodeInvalidArgument = "invalid-argument"
+	// CodeInvalidAgent is new in noggin for Go: an agent name (CLI --agent,
+	// $NOGGIN_AGENT, noggin-mcp --agent, an RPC request's agent) that is not
+	// 1 to 64 letters, digits and ".-_", starting with a letter or digit
+	// (exit 2, data {agent}).
+	CodeInvalidAgent = "invalid-agent"
+	// CodeUnknownAgent is new in noggin for Go: agents --forget named an
+	// agent the noggin has no cursor for (exit 1, data {agent}).
+	CodeUnknownAgent = "unknown-agent"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -169,6 +177,7 @@ var exitCodes = map[string]int{
 	CodeUnavailable: 1, CodeUnauthenticated: 1, CodeQueryRequired: 2, CodeInvalidLimit: 2,
 	CodeUndoConflict: 1, CodeNothingToUndo: 1, CodeNothingToRedo: 1, CodeHistoryUnavailable: 1,
 	CodeLockLost: 1, CodeTooLarge: 2, CodeReplyLost: 1, CodeInvalidArgument: 2, CodeRequestIDReused: 2,
+	CodeInvalidAgent: 2, CodeUnknownAgent: 1,
 }
 
 // Cancelled returns the cancelled error when ctx is done, else nil. Stores
@@ -334,6 +343,10 @@ func catalog(e *Error, detail string) string { //nolint:gocyclo // one case per 
 		return fmt.Sprintf("argument '%s' must be %s %s, not %s", str(e, "argument"), article, str(e, "expected"), str(e, "got"))
 	case CodeReplyLost:
 		return "this request was applied once already, but its answer was lost; it was not applied again: look with show or log"
+	case CodeInvalidAgent:
+		return "agent name '" + str(e, "agent") + "' is not 1 to 64 letters, digits and .-_ starting with a letter or digit"
+	case CodeUnknownAgent:
+		return "no agent '" + str(e, "agent") + "' has a cursor in this noggin"
 	case CodeRequestIDReused:
 		return "request id '" + str(e, "requestId") + "' was used for another request; nothing was written: give each request an id of its own, and a retry the same request"
 	case CodeLockLost:

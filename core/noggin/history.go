@@ -19,6 +19,8 @@ type Write struct {
 	// noggin's history as of doc: only undo and redo read it, and they set
 	// h.Undoes or h.Redoes to the entry they take back or apply again.
 	Plan func(doc *Document, h *History) ([]Op, error)
+	// Agent is the agent the write is made for ("" for none; see Through).
+	Agent string
 }
 
 // History is a noggin's journal as a plan sees it. Its entries and the
@@ -123,6 +125,8 @@ type Entry struct {
 	// Receipt), RequestDigest the fingerprint of its request and Reply
 	// the answer it got ("" for other writes).
 	Request, RequestDigest, Reply string
+	// Agent is the agent the write was made for ("" for none).
+	Agent string
 }
 
 // EntryChange is one change of a write, for people and agents reading the
@@ -133,6 +137,9 @@ type EntryChange struct {
 	Kind  string
 	Key   string
 	Title string
+	// Cursor is the agent whose cursor an "activated" moved ("" for the
+	// shared active item).
+	Cursor string
 }
 
 // NewEntry describes one write: ops applied to before (the document the
@@ -143,7 +150,7 @@ func NewEntry(w Write, h *History, before *Document, ops []Op) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	e := Entry{Time: w.Time, Verb: w.Verb, Ops: ops, Inverse: inv, Changes: changes}
+	e := Entry{Time: w.Time, Verb: w.Verb, Ops: ops, Inverse: inv, Changes: changes, Agent: w.Agent}
 	if h != nil {
 		e.Undoes, e.Redoes = h.Undoes, h.Redoes
 	}
@@ -210,12 +217,18 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 			}
 		case OpSetActive:
 			inv = []Op{{Type: OpSetActive, Key: a.doc.Active}}
+		case OpCursor:
+			k, had := cursorOf(a.doc, op.Cursor)
+			inv = []Op{{Type: OpCursor, Cursor: op.Cursor, Key: k, Unset: !had}}
 		}
 		if err := a.apply(op); err != nil {
 			return nil, nil, err
 		}
 		if op.Type == OpSetActive && op.Key != doc.Active {
 			changes = append(changes, EntryChange{Kind: "activated", Key: op.Key, Title: title(op.Key)})
+		}
+		if k, had := cursorOf(doc, op.Cursor); op.Type == OpCursor && !op.Unset && (!had || op.Key != k) {
+			changes = append(changes, EntryChange{Kind: "activated", Key: op.Key, Title: title(op.Key), Cursor: op.Cursor})
 		}
 		groups = append(groups, inv)
 	}
@@ -243,6 +256,9 @@ func (e *Entry) Summary() string {
 			s = "no item active"
 		default:
 			s = c.Kind + " " + strconv.Quote(c.Title)
+		}
+		if c.Cursor != "" && c.Cursor != e.Agent {
+			s += " for " + c.Cursor
 		}
 		if n := j - i - 1; n > 0 {
 			s += " and " + strconv.Itoa(n) + " more"
@@ -292,6 +308,8 @@ func recallTarget(entries []Entry, redo bool) *Entry {
 type LogOpts struct {
 	// Limit caps the entries listed; 0 means DefaultLogLimit.
 	Limit int
+	// By lists only the writes made for this agent ("" for all).
+	By string
 }
 
 // DefaultLogLimit is how many entries log lists unless told.
@@ -321,7 +339,9 @@ func (e *Engine) Log(ctx context.Context, s Store, o LogOpts) (_ *LogResult, err
 	}
 	res := &LogResult{Entries: []*Entry{}, Unreadable: j.Unreadable, Missing: j.Missing}
 	for i := len(j.Entries) - 1; i >= 0 && len(res.Entries) < limit; i-- {
-		res.Entries = append(res.Entries, &j.Entries[i])
+		if o.By == "" || j.Entries[i].Agent == o.By {
+			res.Entries = append(res.Entries, &j.Entries[i])
+		}
 	}
 	return res, nil
 }

@@ -261,6 +261,10 @@ func (e *Entry) writeLine(b *bytes.Buffer) {
 	WriteSafe(b, e.Time)
 	b.WriteByte(' ')
 	WriteSafe(b, e.Verb)
+	if e.Agent != "" {
+		b.WriteString(" by ")
+		WriteSafe(b, e.Agent)
+	}
 	switch {
 	case e.Undoes != 0:
 		b.WriteString(" (of #" + strconv.Itoa(e.Undoes) + ")")
@@ -282,7 +286,7 @@ func (r *UndoResult) Human(h *Human) {
 		b.WriteString("undid ")
 	}
 	if r.Entry != nil {
-		(&Entry{Seq: r.Entry.Seq, Time: r.Entry.Time, Verb: r.Entry.Verb, Changes: r.Entry.Changes}).writeLine(b)
+		(&Entry{Seq: r.Entry.Seq, Time: r.Entry.Time, Verb: r.Entry.Verb, Agent: r.Entry.Agent, Changes: r.Entry.Changes}).writeLine(b)
 	} else {
 		b.WriteByte('\n')
 	}

@@ -206,6 +206,7 @@ type memo struct {
 
 // knownValid reports whether Apply validated doc itself.
 func (doc *Document) knownValid() bool {
+	doc = doc.memoDoc()
 	d, _ := doc.memo.valid.Load().(*Document)
 	return d == doc
 }
@@ -214,11 +215,21 @@ func (doc *Document) knownValid() bool {
 // been built for doc itself (not for a Document value it was copied
 // from) and for its current Items slice.
 func (doc *Document) cached() *index {
+	doc = doc.memoDoc()
 	x, _ := doc.memo.idx.Load().(*index)
 	if x == nil || x.doc != doc || !sameItems(x.items, doc.Items) {
 		return nil
 	}
 	return x
+}
+
+// memoDoc is the document whose memo doc uses: the one it was seen from
+// through a cursor while their items are the same, else doc itself.
+func (doc *Document) memoDoc() *Document {
+	if doc != nil && doc.base != nil && sameItems(doc.base.Items, doc.Items) {
+		return doc.base
+	}
+	return doc
 }
 
 // sameItems reports whether a and b are the same slice (same length and
@@ -234,7 +245,7 @@ func newIndex(doc *Document) *index {
 			return x
 		}
 	}
-	x := &index{doc: doc, byKey: map[string]*Item{}, kids: map[string][]*Item{}}
+	x := &index{doc: doc.memoDoc(), byKey: map[string]*Item{}, kids: map[string][]*Item{}}
 	if doc != nil {
 		x.items = doc.Items
 	}

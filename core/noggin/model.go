@@ -34,6 +34,11 @@ type Document struct {
 
 	// memo caches the document's lookup index (see index.go).
 	memo memo
+	// viewer is the agent whose cursor Active is, in a document seen
+	// through one (see Through); "" for the shared active item. base is
+	// the document it was seen from: same items, whose index it uses.
+	viewer string
+	base   *Document
 	// undecodable reports, for a document of a lazy read (and those a
 	// write derives from it), the first of its items that could not be
 	// decoded (see Undecoded); nil otherwise.

@@ -65,6 +65,7 @@ func (a *applier) stillValid(ops []Op) bool {
 			if op.Key != "" && a.find(op.Key) < 0 {
 				return false
 			}
+		case OpCursor: // a cursor may name an item another tool has removed
 		default:
 			return false
 		}
@@ -163,6 +164,8 @@ func (a *applier) apply(op *Op) error {
 		return nil
 	case OpUnnote:
 		return a.unnote(op)
+	case OpCursor:
+		return a.setCursor(op)
 	}
 	return invalidOp("unknown op type", F("opType", string(op.Type)))
 }

@@ -174,6 +174,18 @@ func (x *index) resolve(activeKey, p string) (*Item, string) {
 	return x.walk(base, rest, p)
 }
 
+// NamesItem reports whether word is the key form of an item of doc
+// ("@KEY" or "@KEY/…" with KEY the key of one of its items): the CLI's
+// note takes such a first word as its path, while any other word that
+// starts with "@" stays text, as the original reads it.
+func NamesItem(doc *Document, word string) bool {
+	if !strings.HasPrefix(word, "@") || doc == nil {
+		return false
+	}
+	key, _, _ := strings.Cut(word[1:], "/")
+	return key != "" && newIndex(doc).item(key) != nil
+}
+
 // keyPath resolves the key form "@KEY" or "@KEY/2/1" (positions below the
 // item with key KEY), which names an item wherever it has moved. The
 // original rejects it (a relative path whose segment is not a position).

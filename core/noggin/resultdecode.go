@@ -77,6 +77,19 @@ func DecodeCopy(d any) (Result, error) {
 // DecodeLocation reads where's result.
 func DecodeLocation(d any) (Result, error) {
 	s, ok := d.(string)
+	if fs, isObj := d.([]Field); isObj { // an agent's where
+		var l AgentLocation
+		for _, f := range fs {
+			v, _ := f.Value.(string)
+			switch f.Name {
+			case "location":
+				l.Location = v
+			case "agent":
+				l.Agent = v
+			}
+		}
+		return l, nil
+	}
 	if !ok {
 		return nil, errors.New("envelope: where data is not a string")
 	}
@@ -194,6 +207,8 @@ func toView(d any) (*View, error) {
 			v.ActivePath, _ = f.Value.(string)
 		case "activeKey":
 			v.ActiveKey, _ = f.Value.(string)
+		case "cursor":
+			v.Cursor, _ = f.Value.(string)
 		case "targetKey":
 			v.TargetKey, _ = f.Value.(string)
 		case "items":
@@ -264,6 +279,8 @@ func toEntry(v any) *Entry {
 			e.Time, _ = f.Value.(string)
 		case "verb":
 			e.Verb, _ = f.Value.(string)
+		case "agent":
+			e.Agent, _ = f.Value.(string)
 		case "undoes":
 			e.Undoes, _ = f.Value.(int)
 		case "redoes":
@@ -280,6 +297,8 @@ func toEntry(v any) *Entry {
 						ch.Key = s
 					case "title":
 						ch.Title = s
+					case "cursor":
+						ch.Cursor = s
 					}
 				}
 				e.Changes = append(e.Changes, ch)

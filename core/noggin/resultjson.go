@@ -59,7 +59,7 @@ func (v *View) SizeHint() int {
 }
 
 func viewSize(v *View, depth int) int {
-	return 128 + len(v.ActivePath) + len(v.ActiveKey) + len(v.TargetKey) + nodesSize(v.Items, depth+2)
+	return 128 + len(v.ActivePath) + len(v.ActiveKey) + len(v.Cursor) + len(v.TargetKey) + nodesSize(v.Items, depth+2)
 }
 
 // nodesSize estimates the bytes of the nodes of a row whose objects are
@@ -88,7 +88,7 @@ func nodesSize(ns []*Node, depth int) int {
 }
 
 // appendView appends a CurrentTreeView, pruned: activePath and activeKey
-// are omitted when null. The view, node and note writers work on a local
+// are omitted when null, cursor when the view is not an agent's. The view, node and note writers work on a local
 // slice rather than through a pointer: storing the growing buffer through
 // a pointer on every append costs a GC write barrier each time.
 func appendView(b []byte, v *View, depth int) []byte {
@@ -104,6 +104,10 @@ func appendView(b []byte, v *View, depth int) []byte {
 	}
 	if v.ActiveKey != "" {
 		b = jstext.AppendString(jsonw.AppendField(b, first, d, `"activeKey": `), v.ActiveKey)
+		first = false
+	}
+	if v.Cursor != "" {
+		b = jstext.AppendString(jsonw.AppendField(b, first, d, `"cursor": `), v.Cursor)
 		first = false
 	}
 	b = jstext.AppendString(jsonw.AppendField(b, first, d, `"targetKey": `), v.TargetKey)
@@ -400,6 +404,10 @@ func (e *Entry) appendJSON(w *jsonw.Writer, depth int) {
 	w.Str(e.Time)
 	o.Lit(`"verb": `)
 	w.Str(e.Verb)
+	if e.Agent != "" {
+		o.Lit(`"agent": `)
+		w.Str(e.Agent)
+	}
 	if e.Undoes != 0 {
 		o.Lit(`"undoes": `)
 		w.Int(e.Undoes)
@@ -421,6 +429,10 @@ func (e *Entry) appendJSON(w *jsonw.Writer, depth int) {
 		w.OptStr(c.Key)
 		co.Lit(`"title": `)
 		w.Str(c.Title)
+		if c.Cursor != "" {
+			co.Lit(`"cursor": `)
+			w.Str(c.Cursor)
+		}
 		co.Close()
 	}
 	a.Close()

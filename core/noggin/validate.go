@@ -90,6 +90,7 @@ type keyMemo struct {
 
 // keysMemo returns the key index CheckKeys built for doc itself, or nil.
 func (doc *Document) keysMemo() map[string]int32 {
+	doc = doc.memoDoc()
 	m, _ := doc.memo.keys.Load().(*keyMemo)
 	if m == nil || m.doc != doc || !sameItems(m.items, doc.Items) {
 		return nil

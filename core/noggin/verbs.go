@@ -103,7 +103,7 @@ func gotoAfter(doc *Document, ops []Op, baseKey string, g Goto, verb string) ([]
 	if err != nil {
 		return nil, "", err
 	}
-	return append(ops, Op{Type: OpSetActive, Key: it.Key}), it.Key, nil
+	return append(ops, activate(doc, it.Key)), it.Key, nil
 }
 
 // newItemOp is the add op of a freshly created item.
@@ -184,7 +184,7 @@ func (e *Engine) Push(ctx context.Context, s Store, o PushOpts) (_ *View, err er
 		st := newSnap(d)
 		key = e.newKeys(d, now, 1)[0]
 		sl := slot{parent: st.activeKey(), atEnd: true}
-		return []Op{newItemOp(key, o.Title, ts, sl), {Type: OpSetActive, Key: key}}, nil
+		return []Op{newItemOp(key, o.Title, ts, sl), activate(d, key)}, nil
 	}))
 	if err != nil {
 		return nil, err
@@ -315,7 +315,7 @@ func (e *Engine) Goto(ctx context.Context, s Store, o GotoOpts) (_ *View, err er
 			return nil, err
 		}
 		key = target.Key
-		return []Op{{Type: OpSetActive, Key: key}}, nil
+		return []Op{activate(d, key)}, nil
 	}))
 	if err != nil {
 		return nil, err
@@ -371,7 +371,7 @@ func (e *Engine) close(ctx context.Context, s Store, path string, force, closeAl
 			return nil, err
 		}
 		targetKey = target.Key
-		return append(ops, Op{Type: OpSetActive, Key: target.ParentKey}), nil
+		return append(ops, activate(d, target.ParentKey)), nil
 	}))
 	if err != nil {
 		return nil, err
@@ -480,7 +480,7 @@ func (e *Engine) Show(ctx context.Context, s Store, o ShowOpts) (_ *View, err er
 		if g.Key == st.activeKey() {
 			return nil, nil
 		}
-		return []Op{{Type: OpSetActive, Key: g.Key}}, nil
+		return []Op{activate(d, g.Key)}, nil
 	}))
 	if err != nil || viewKey == "" {
 		return nil, err
@@ -552,7 +552,14 @@ func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (_ *DeleteRe
 		}
 		ops := []Op{{Type: OpRemove, Keys: keys}}
 		if removesActive {
-			ops = append(ops, Op{Type: OpSetActive, Key: target.ParentKey})
+			ops = append(ops, activate(d, target.ParentKey))
+		}
+		if d.viewer != "" || len(d.Cursors()) > 0 {
+			removed := make(map[string]bool, len(keys))
+			for _, k := range keys {
+				removed[k] = true
+			}
+			ops = append(ops, cursorsInto(d, removed, target.ParentKey)...)
 		}
 		res.Deleted = DeletedItem{Key: target.Key, Path: path, Title: target.Title}
 		res.DescendantCount = len(desc)

@@ -21,7 +21,7 @@ func buildView(doc *Document, x *index, target *Item, o viewOpts) *View {
 	if target == nil {
 		return nil
 	}
-	v := &View{TargetKey: target.Key}
+	v := &View{TargetKey: target.Key, Cursor: doc.viewer}
 	if active := x.item(doc.Active); active != nil {
 		v.ActiveKey = active.Key
 		v.ActivePath = x.path(active)

@@ -121,6 +121,8 @@ var (
 	pDone            = p("done", tBool, "only done items", func(r *Request) *Arg { return &r.Done })
 	pUnder           = p("under", tString, "only items below the item at this path", func(r *Request) *Arg { return &r.Under })
 	pLimit           = p("limit", []string{"number", "string"}, "at most this many results (a whole number from 1)", func(r *Request) *Arg { return &r.Limit })
+	pBy              = p("by", tString, "only the writes of this agent", func(r *Request) *Arg { return &r.By })
+	pForget          = p("forget", tString, "drop this agent's cursor", func(r *Request) *Arg { return &r.Forget })
 	hPath            = hidden(pPath)
 	hGoto            = hidden(pGoto)
 )
@@ -139,6 +141,8 @@ var (
 //   - done, pop: not idempotent (a repeat closes the parent); destructive.
 //   - move, delete: not idempotent (paths shift); destructive.
 //   - push, add, note, copy: additive, not idempotent (each call appends).
+//   - agents: destructive and not idempotent with forget (a repeat is
+//     unknown-agent); a read without it.
 //   - undo, redo: not idempotent (a repeat takes the next entry);
 //     destructive (they remove or overwrite what a write did).
 var verbTable = []Verb{
@@ -204,11 +208,16 @@ var verbTable = []Verb{
 		Tool:     "Find items whose title or notes contain every word of query (any case). Filters: open or done, under (a path), limit (default 50). Returns matches in tree order with key, path, title, done and the timestamps of matching notes, and the total.",
 		ReadOnly: true, Idempotent: true,
 		Params: []Param{pNoggin, required(pQuery), pOpen, pDone, pUnder, pLimit}, before: findChecks, run: findVerb},
-	{Name: "log", decode: noggin.DecodeLog, Flags: []string{"limit"},
+	{Name: "log", decode: noggin.DecodeLog, Flags: []string{"limit", "by"},
 		Summary:  "list the noggin's history of writes, newest first",
 		Tool:     "List the noggin's history of writes, newest first (limit, default 20): each entry's seq, time, verb and what changed.",
 		ReadOnly: true, Idempotent: true,
-		Params: []Param{pNoggin, pLimit}, before: logChecks, run: logVerb},
+		Params: []Param{pNoggin, pLimit, pBy}, before: logChecks, run: logVerb},
+	{Name: "agents", decode: noggin.DecodeAgents, Flags: []string{"forget"},
+		Summary:     "list the agents' cursors (--forget NAME drops one)",
+		Tool:        "List each agent's cursor (its own active item); forget drops one.",
+		Destructive: true,
+		Params:      []Param{pNoggin, pForget}, before: noPositionals, run: agentsVerb},
 	{Name: "undo", decode: noggin.DecodeUndo,
 		Summary:     "take back the newest write not yet undone (only if nothing changed since)",
 		Tool:        "Take back the newest write not yet undone, only if the noggin is unchanged since it (else undo-conflict, nothing changes). Twice undoes two writes.",
@@ -223,7 +232,7 @@ var verbTable = []Verb{
 
 // toolOrder is the order of the MCP tools/list answer (docs/mcp.md).
 var toolOrder = []string{"show", "push", "add", "goto", "done", "pop", "edit", "note", "move", "delete",
-	"where", "copy", "find", "log", "undo", "redo", "providers"}
+	"where", "copy", "find", "log", "agents", "undo", "redo", "providers"}
 
 // verbs indexes verbTable by name.
 var verbs = func() map[string]*Verb {

@@ -96,8 +96,12 @@ func (r *Runner) runRemote(ctx context.Context, req *Request) (env envelope.Enve
 	fwd := *req
 	fwd.Location = String(name)
 	env = r.Remote.Run(ctx, base, &fwd)
-	if env.OK() && req.Verb == "where" {
-		env.Data = noggin.Location(loc) // the location as this client names it
+	if env.OK() && req.Verb == "where" { // the location as this client names it
+		if l, ok := env.Data.(noggin.AgentLocation); ok {
+			env.Data = noggin.AgentLocation{Location: loc, Agent: l.Agent}
+		} else {
+			env.Data = noggin.Location(loc)
+		}
 	}
 	return env, true
 }
@@ -170,6 +174,9 @@ var wireArgs = []struct {
 	{"query", func(r *Request) *Arg { return &r.Query }},
 	{"under", func(r *Request) *Arg { return &r.Under }},
 	{"limit", func(r *Request) *Arg { return &r.Limit }},
+	{"agent", func(r *Request) *Arg { return &r.Agent }},
+	{"forget", func(r *Request) *Arg { return &r.Forget }},
+	{"by", func(r *Request) *Arg { return &r.By }},
 }
 
 type wireRequest struct {

@@ -90,6 +90,14 @@ type Request struct {
 	// PlacementKind and Anchor are a placement given as a kind and an
 	// anchor (RPC) instead of by Before/After/Into.
 	PlacementKind, Anchor Arg
+	// Agent names the agent the verb runs for (CLI --agent or
+	// $NOGGIN_AGENT, noggin-mcp's connection, an RPC request's agent or
+	// Noggin-Agent header): its own cursor instead of the shared active
+	// item (noggin.Through). Absent or "": the shared active item.
+	Agent Arg
+	// Forget is agents' agent whose cursor to drop; By is log's agent
+	// whose writes to list.
+	Forget, By Arg
 	// ID is a remote client's request id (RPC Run): a write made for it
 	// is recorded with its answer, and a retry with the same id gets that
 	// answer instead of a second write (noggin.Receipt). Not part of the
@@ -169,6 +177,9 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 			res = Result{Envelope: envelope.Failure(req.Verb, noggin.Usage(noggin.CodeNogginError, 1, "internal error: "+fmt.Sprint(v)))}
 		}
 	}()
+	if name, ok := ctx.Value(agentKey{}).(string); ok && !req.Agent.Given {
+		req.Agent = String(name)
+	}
 	if err := checkSizes(req); err != nil {
 		return Result{Envelope: envelope.Failure(req.Verb, err)}
 	}
@@ -256,6 +267,10 @@ func (r *Runner) run(ctx context.Context, req *Request, res *Result) (noggin.Res
 	if !ok {
 		return nil, UnknownVerb(req.Verb)
 	}
+	agent, err := req.agent()
+	if err != nil {
+		return nil, err
+	}
 	// (1) the checks that need no noggin.
 	if v.before != nil {
 		if err := v.before(req); err != nil {
@@ -273,7 +288,33 @@ func (r *Runner) run(ctx context.Context, req *Request, res *Result) (noggin.Res
 	}
 	res.Store = st
 	// (3) the verb's own checks and the verb, on the document just loaded.
-	return v.run(ctx, r.Engine, loaded, req)
+	return v.run(ctx, r.Engine, noggin.Through(loaded, agent), req)
+}
+
+type agentKey struct{}
+
+// WithAgent makes name the agent of the requests run with ctx that name
+// none themselves: a surface's agent of a connection (noggin-mcp's, an
+// RPC call's Noggin-Agent header). Core checks the name as any other.
+func WithAgent(ctx context.Context, name string) context.Context {
+	if name == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, agentKey{}, name)
+}
+
+// agent is the request's agent name ("" for none), invalid-agent for a
+// value that cannot name one.
+func (req *Request) agent() (string, error) {
+	a := req.Agent
+	if !a.Given || a.Value == nil {
+		return "", nil
+	}
+	name, ok := a.Value.(string)
+	if !ok || name != "" && !noggin.ValidAgent(name) {
+		return "", noggin.NewError(noggin.CodeInvalidAgent, noggin.F("agent", a.text()))
+	}
+	return name, nil
 }
 
 // location is the trimmed location of a, or the default.
@@ -523,7 +564,7 @@ func note(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) 
 		path = jstext.String(req.Path.Value)
 	}
 	words := req.Positionals
-	if !req.Path.Given && len(words) > 0 && noggin.LooksLikePath(words[0]) {
+	if !req.Path.Given && len(words) > 0 && (noggin.LooksLikePath(words[0]) || strings.HasPrefix(words[0], "@") && namesItem(ctx, st, words[0])) {
 		path, words = words[0], words[1:]
 	}
 	text := req.Text.text()
@@ -531,6 +572,12 @@ func note(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) 
 		text = strings.Join(words, " ")
 	}
 	return view(e.Note(ctx, st, noggin.NoteOpts{Path: path, Text: text, Goto: req.gotoOpt()}))
+}
+
+// namesItem reports whether word is the key form of an item of the noggin.
+func namesItem(ctx context.Context, st noggin.Store, word string) bool {
+	doc, err := st.Load(ctx) // the pinned document: no second read
+	return err == nil && noggin.NamesItem(doc, word)
 }
 
 func deleteVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
@@ -541,8 +588,26 @@ func deleteVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Req
 	return r, nil
 }
 
-func where(_ context.Context, _ *noggin.Engine, st noggin.Store, _ *Request) (noggin.Result, error) {
+func where(_ context.Context, _ *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
+	if agent, _ := req.agent(); agent != "" { // checked before
+		return noggin.AgentLocation{Location: st.Describe(), Agent: agent}, nil
+	}
 	return noggin.Location(st.Describe()), nil
+}
+
+func agentsVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
+	forget := ""
+	if req.Forget.Given && req.Forget.Value != nil {
+		forget = req.Forget.text()
+		if !noggin.ValidAgent(forget) {
+			return nil, noggin.NewError(noggin.CodeInvalidAgent, noggin.F("agent", forget))
+		}
+	}
+	r, err := e.Agents(ctx, st, noggin.AgentsOpts{Forget: forget})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // copyLocations are copy's source and destination: the From/To arguments,
@@ -683,7 +748,13 @@ func findVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Reque
 
 func logVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	limit, _ := req.limit() // checked before
-	r, err := e.Log(ctx, st, noggin.LogOpts{Limit: limit})
+	by := ""
+	if req.By.Given && req.By.Value != nil {
+		if by = req.By.text(); !noggin.ValidAgent(by) {
+			return nil, noggin.NewError(noggin.CodeInvalidAgent, noggin.F("agent", by))
+		}
+	}
+	r, err := e.Log(ctx, st, noggin.LogOpts{Limit: limit, By: by})
 	if err != nil {
 		return nil, err
 	}

@@ -320,11 +320,21 @@ func (c *Client) Undo(ctx context.Context, location string, redo bool) (*noggin.
 // envelopes with a nil error; err is set only when the call itself failed
 // (transport, authentication, arguments that are not JSON values).
 func (c *Client) Call(ctx context.Context, verb string, args map[string]any) ([]byte, error) {
+	return c.CallAs(ctx, "", verb, args)
+}
+
+// CallAs is Call made for agent (its own cursor; "" for the shared active
+// item), sent as the Noggin-Agent header.
+func (c *Client) CallAs(ctx context.Context, agent, verb string, args map[string]any) ([]byte, error) {
 	st, err := structpb.NewStruct(args)
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.rpc.Call(ctx, connect.NewRequest(&nogginv1.CallRequest{Verb: verb, Arguments: st}))
+	req := connect.NewRequest(&nogginv1.CallRequest{Verb: verb, Arguments: st})
+	if agent != "" {
+		req.Header().Set(convert.AgentHeader, agent)
+	}
+	res, err := c.rpc.Call(ctx, req)
 	if err != nil {
 		return nil, Error(err)
 	}

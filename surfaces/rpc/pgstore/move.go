@@ -17,6 +17,17 @@ var ErrExists = errors.New("a noggin of that name exists (pass --replace to over
 // ErrNotFound is Export's answer for a name that holds no noggin.
 var ErrNotFound = errors.New("no noggin of that name")
 
+// head is what the noggins row keeps of doc beside its items and active
+// item: its top-level order and unknown fields (the cursors among them),
+// as a JSON document without items; nil when it has none of them.
+func head(doc *noggin.Document) *string {
+	if doc.Order == nil && len(doc.Extra) == 0 {
+		return nil
+	}
+	h := string(codec.EncodeJSON(&noggin.Document{Order: doc.Order, Extra: doc.Extra, Items: []*noggin.Item{}}))
+	return &h
+}
+
 // Import stores doc as the noggin name, with an empty history. A noggin of
 // that name is replaced when replace is set (its history goes with it),
 // else Import fails with ErrExists. Replicas that cached the old noggin
@@ -26,11 +37,7 @@ func (db *DB) Import(ctx context.Context, name string, doc *noggin.Document, rep
 	if err != nil {
 		return err
 	}
-	var head *string
-	if doc.Order != nil || len(doc.Extra) > 0 {
-		h := string(codec.EncodeJSON(&noggin.Document{Order: doc.Order, Extra: doc.Extra, Items: []*noggin.Item{}}))
-		head = &h
-	}
+	head := head(doc)
 	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var old int64
 		err := tx.QueryRow(ctx, `SELECT id FROM noggins WHERE name = $1 FOR UPDATE`, name).Scan(&old)

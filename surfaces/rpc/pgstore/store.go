@@ -424,6 +424,9 @@ func (s *nogginStore) update(ctx context.Context, w noggin.Write, hold *noggin.R
 	positions := s.rowWrites(batch, id, before, out, ops)
 	posJSON, _ := json.Marshal(positions)
 	batch.Queue(`UPDATE noggins SET version = $2, digest = $3, active = $4 WHERE id = $1`, id, version+1, entry.After, nullable(out.Active))
+	if cursorsMoved(ops) { // the cursors live in the head, with the other top-level fields
+		batch.Queue(`UPDATE noggins SET head = $2 WHERE id = $1`, id, head(out))
+	}
 	batch.Queue(`INSERT INTO history (noggin, seq, entry, positions, request) VALUES ($1, $2, $3, $4, $5)`,
 		id, version+1, string(codec.EncodeEntry(entry)), string(posJSON), request)
 	if (version+1)%100 == 0 {
@@ -556,6 +559,16 @@ func (s *nogginStore) rowWrites(b *pgx.Batch, id int64, before, out *noggin.Docu
 	return positions
 }
 
+// cursorsMoved reports whether ops move an agent's cursor.
+func cursorsMoved(ops []noggin.Op) bool {
+	for _, op := range ops {
+		if op.Type == noggin.OpCursor {
+			return true
+		}
+	}
+	return false
+}
+
 // touched lists the keys of the items ops add, remove or change (sorted,
 // once each), and the moved ones.
 func touched(ops []noggin.Op) (keys []string, moved map[string]bool) {
@@ -571,7 +584,7 @@ func touched(ops []noggin.Op) (keys []string, moved map[string]bool) {
 			keys = append(keys, op.Key)
 		case noggin.OpSet, noggin.OpNote, noggin.OpUnnote:
 			keys = append(keys, op.Key)
-		case noggin.OpSetActive: // the document's row, not an item's
+		case noggin.OpSetActive, noggin.OpCursor: // the document's row, not an item's
 		}
 	}
 	slices.Sort(keys)

@@ -94,10 +94,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	opts = append(opts, strictJSONCodecs...)
 	obs := &observer{log: cfg.Logger, metrics: cfg.Metrics, replica: cfg.Replica}
-	authed := append(append([]connect.HandlerOption(nil), opts...), connect.WithInterceptors(obs))
+	authed := append(append([]connect.HandlerOption(nil), opts...), connect.WithInterceptors(obs, agentInterceptor{}))
 	if cfg.Token != "" {
 		authed = append(append([]connect.HandlerOption(nil), opts...),
-			connect.WithInterceptors(obs, &authInterceptor{want: cfg.Token}))
+			connect.WithInterceptors(obs, &authInterceptor{want: cfg.Token}, agentInterceptor{}))
 	}
 	mux := http.NewServeMux()
 	mux.Handle(nogginv1connect.NewNogginServiceHandler(svc, authed...))

@@ -286,6 +286,9 @@ func (s *service) Where(ctx context.Context, req *connect.Request[nogginv1.Where
 	if err != nil {
 		return nil, err
 	}
+	if l, ok := data.(noggin.AgentLocation); ok {
+		return connect.NewResponse(&nogginv1.WhereResponse{Location: l.Location, Agent: &l.Agent}), nil
+	}
 	return connect.NewResponse(&nogginv1.WhereResponse{Location: string(data.(noggin.Location))}), nil
 }
 
@@ -317,11 +320,19 @@ func (s *service) Find(ctx context.Context, req *connect.Request[nogginv1.FindRe
 
 func (s *service) Log(ctx context.Context, req *connect.Request[nogginv1.LogRequest]) (*connect.Response[nogginv1.LogResponse], error) {
 	m := req.Msg
-	data, err := s.run(ctx, &request.Request{Verb: "log", Location: request.String(m.GetLocation()), Limit: limitArg(m.Limit)})
+	data, err := s.run(ctx, &request.Request{Verb: "log", Location: request.String(m.GetLocation()), Limit: limitArg(m.Limit), By: request.OptString(m.By)})
 	if err != nil {
 		return nil, err
 	}
 	return connect.NewResponse(convert.LogToProto(data.(*noggin.LogResult))), nil
+}
+
+func (s *service) Agents(ctx context.Context, req *connect.Request[nogginv1.AgentsRequest]) (*connect.Response[nogginv1.AgentsResponse], error) {
+	data, err := s.run(ctx, &request.Request{Verb: "agents", Location: request.String(req.Msg.GetLocation()), Forget: request.OptString(req.Msg.Forget)})
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(convert.AgentsToProto(data.(*noggin.AgentsResult))), nil
 }
 
 func (s *service) Undo(ctx context.Context, req *connect.Request[nogginv1.UndoRequest]) (*connect.Response[nogginv1.UndoResponse], error) {

@@ -41,6 +41,9 @@ var flagDocs = []flagDoc{
 	{"close-all", "", "close the open descendants too"},
 	{"under", "path", "find: only look below the item at `path`"},
 	{"limit", "n", "find, log: list at most `n` (find: 50, log: 20 unless told)"},
+	{"agent", "name", "work as agent `name`: its own cursor instead of the shared active item (default: $NOGGIN_AGENT)"},
+	{"forget", "name", "agents: drop the cursor of agent `name`"},
+	{"by", "name", "log: only the writes of agent `name`"},
 	{"watch", "", "show: redraw the view on every change of the noggin, until Ctrl-C"},
 	{"json", "", "print the response envelope (JSON); errors go to stderr as envelopes"},
 	{"with-json", "", "print the human output, an empty line, then the envelope"},
@@ -54,7 +57,7 @@ type verbDef struct {
 }
 
 // common flags every verb that opens a noggin accepts.
-var openFlags = []string{"noggin", "json", "with-json"}
+var openFlags = []string{"noggin", "agent", "json", "with-json"}
 
 // verbDefs lists the commands in help order: core's verbs, then the
 // CLI's own commands.
@@ -148,7 +151,7 @@ func newApp(stdout io.Writer) *ucli.App {
 		HideHelpCommand:      true,
 		EnableBashCompletion: true,
 	}
-	app.Flags = []ucli.Flag{urfaveFlag("noggin"), urfaveFlag("json"), urfaveFlag("with-json")}
+	app.Flags = []ucli.Flag{urfaveFlag("noggin"), urfaveFlag("agent"), urfaveFlag("json"), urfaveFlag("with-json")}
 	for i := range verbDefs {
 		v := &verbDefs[i]
 		if v.name == "help" {
@@ -194,6 +197,8 @@ Item creation:
 
 Common flags:
   --noggin <loc>     the noggin to use
+  --agent <name>     work as agent <name> (default: $NOGGIN_AGENT): its own cursor;
+                     relative paths, push, pop, done and goto use it, not the shared one
   --goto [path]      move the cursor after the verb (add, move, edit, show, note)
   --json             print the response envelope; errors go to stderr as envelopes
   --with-json        print the human output, an empty line, then the envelope
@@ -207,6 +212,9 @@ Location (highest priority first):
 
 A location is a bare file path (~/x.yaml, ./x.yaml, /abs/x.yaml) or a URI
 (file:///abs/x.yaml).
+
+Addressing by key:
+  @KEY  @KEY/2  the item with key KEY wherever it is, and paths below it
 `)
 	return b.String()
 }

@@ -28,6 +28,7 @@ var flagKinds = map[string]flagKind{
 	"force": boolFlag, "close-all": boolFlag,
 	"version": boolFlag,
 	"under":   valueFlag, "limit": valueFlag, "watch": boolFlag,
+	"agent": valueFlag, "forget": valueFlag, "by": valueFlag,
 }
 
 // Goto is the parsed optional-value --goto: Self for a bare --goto (or
@@ -41,7 +42,7 @@ type Goto struct {
 // value flag may hold "" (--title=).
 type Flags struct {
 	Noggin, Title, Before, After, Into *string
-	Under, Limit                       *string
+	Under, Limit, Agent, Forget, By    *string
 	Goto                               *Goto
 
 	JSON, WithJSON, Help, Version                                 bool
@@ -234,6 +235,12 @@ func (a *Args) setValue(name, v string) {
 		f.Under = p
 	case "limit":
 		f.Limit = p
+	case "agent":
+		f.Agent = p
+	case "forget":
+		f.Forget = p
+	case "by":
+		f.By = p
 	}
 }
 

@@ -103,6 +103,9 @@ func (r *runner) run(argv []string) int {
 	}
 	r.runner = runner
 	r.req = requestOf(a)
+	if a.Flags.Agent == nil {
+		r.req.Agent = request.String(r.getenv("NOGGIN_AGENT"))
+	}
 	if f.Watch {
 		switch {
 		case a.Verb != "show":
@@ -148,6 +151,9 @@ func requestOf(a *Args) *request.Request {
 		WithNotes:       request.Flag(f.WithNotes),
 		Under:           request.OptString(f.Under),
 		Limit:           request.OptString(f.Limit),
+		Agent:           request.OptString(f.Agent),
+		Forget:          request.OptString(f.Forget),
+		By:              request.OptString(f.By),
 	}
 	switch g := f.Goto; {
 	case g == nil:

@@ -5,6 +5,9 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -45,6 +48,10 @@ Serves the noggin MCP tools over stdio (default) or streamable HTTP.
                    use, besides $NOGGIN_SERVER and the servers of 'noggin login'; repeatable
   --http ADDR      serve streamable HTTP on ADDR (e.g. 127.0.0.1:8765) instead of stdio
   --allow-remote   allow --http on a non-loopback address (no authentication: use with care)
+  --agent NAME     make every call as agent NAME, with its own cursor (default: $NOGGIN_AGENT;
+                   without either, each connection is an agent named after its client, e.g.
+                   claude-code-3f2a, shown by noggin_where)
+  --shared         use the shared active item, as the original noggin does (no agent)
   --log-level L    stderr log level: debug, info, warn, error (default warn)
   --version        print the version and exit
 `
@@ -65,6 +72,8 @@ func Main(ctx context.Context, env Env) int {
 		return nil
 	})
 	httpAddr := fs.String("http", "", "")
+	agent := fs.String("agent", env.Getenv("NOGGIN_AGENT"), "")
+	shared := fs.Bool("shared", false, "")
 	allowRemote := fs.Bool("allow-remote", false, "")
 	level := fs.String("log-level", "warn", "")
 	version := fs.Bool("version", false, "")
@@ -122,7 +131,19 @@ func Main(ctx context.Context, env Env) int {
 	// configured are reached, and tokens go only to their own server.
 	rc := remote.New(env.Getenv)
 	rc.OnlyKnown, rc.Creds.Servers = true, servers
-	h := server.NewHandler(server.Config{Engine: eng, Store: opts, Logger: log, Remote: rc})
+	cfg := server.Config{Engine: eng, Store: opts, Logger: log, Remote: rc}
+	switch {
+	case *shared:
+	case *agent != "":
+		if !noggin.ValidAgent(*agent) {
+			fmt.Fprintf(env.Stderr, "noggin-mcp: --agent %q: not 1 to %d letters, digits and .-_ starting with a letter or digit\n", *agent, noggin.MaxAgent)
+			return 2
+		}
+		cfg.Agent = *agent
+	default:
+		cfg.AgentID = agentIDs(env.Getenv("NOGGIN_KEYS") == "sequential")
+	}
+	h := server.NewHandler(cfg)
 
 	if *httpAddr == "" {
 		// End of input lets in-flight calls answer first (see drainTransport).
@@ -158,6 +179,20 @@ func Main(ctx context.Context, env Env) int {
 		return 1
 	}
 	return 0
+}
+
+// agentIDs returns the short ids of the connections' agent names: four
+// hex digits of a hash of the session id and a secret of the process (a
+// fixed one when keys are sequential, for tests).
+func agentIDs(sequential bool) func(session string) string {
+	secret := make([]byte, 16)
+	if !sequential {
+		_, _ = rand.Read(secret)
+	}
+	return func(session string) string {
+		sum := sha256.Sum256(append(append([]byte(nil), secret...), session...))
+		return hex.EncodeToString(sum[:2])
+	}
 }
 
 // checkListenAddr refuses non-loopback listen addresses unless allowed.

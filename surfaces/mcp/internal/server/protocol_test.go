@@ -92,7 +92,8 @@ func TestToolsList(t *testing.T) {
 		{"noggin_where", []string{"noggin"}, []string{"noggin"}},
 		{"noggin_copy", []string{"from", "to"}, []string{"from", "to"}},
 		{"noggin_find", []string{"noggin", "query"}, []string{"noggin", "query", "open", "done", "under", "limit"}},
-		{"noggin_log", []string{"noggin"}, []string{"noggin", "limit"}},
+		{"noggin_log", []string{"noggin"}, []string{"noggin", "limit", "by"}},
+		{"noggin_agents", []string{"noggin"}, []string{"noggin", "forget"}},
 		{"noggin_undo", []string{"noggin"}, []string{"noggin"}},
 		{"noggin_redo", []string{"noggin"}, []string{"noggin"}},
 		{"noggin_providers", nil, []string{}},
@@ -138,7 +139,7 @@ func TestToolsList(t *testing.T) {
 			t.Errorf("%s: readOnlyHint %v", w.name, tool.Annotations.ReadOnlyHint)
 		}
 		destructive := map[string]bool{"noggin_delete": true, "noggin_done": true, "noggin_pop": true, "noggin_move": true, "noggin_edit": true,
-			"noggin_undo": true, "noggin_redo": true}[w.name]
+			"noggin_undo": true, "noggin_redo": true, "noggin_agents": true}[w.name]
 		if !ro && (tool.Annotations.DestructiveHint == nil || *tool.Annotations.DestructiveHint != destructive) {
 			t.Errorf("%s: destructiveHint should be %v", w.name, destructive)
 		}

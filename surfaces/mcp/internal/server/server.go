@@ -38,13 +38,21 @@ type Config struct {
 	// Remote runs the calls whose noggin is http(s)://HOST:PORT/NAME on that
 	// noggin-rpc server (nil: such locations are no-provider).
 	Remote request.Remote
+	// Agent is the agent every call is made for (core checks the name).
+	// When it is "" and AgentID is set, each connection is an agent of its
+	// own, named by noggin.AgentName from the client's name and
+	// AgentID(session id); neither: the shared active item.
+	Agent   string
+	AgentID func(session string) string
 }
 
 // Handler runs the noggin tools. It is safe for concurrent use: the cache
 // and the stores serialise what must be serialised.
 type Handler struct {
-	runner *request.Runner
-	log    *slog.Logger
+	runner  *request.Runner
+	log     *slog.Logger
+	agent   string
+	agentID func(session string) string
 }
 
 // NewHandler returns a Handler with an empty noggin cache.
@@ -57,7 +65,7 @@ func NewHandler(cfg Config) *Handler {
 	r.Panicked = func(v any, stack []byte) {
 		log.Error("tool call panicked", "panic", fmt.Sprint(v), "stack", string(stack))
 	}
-	return &Handler{runner: r, log: log}
+	return &Handler{runner: r, log: log, agent: cfg.Agent, agentID: cfg.AgentID}
 }
 
 // New returns an MCP server exposing the noggin tools.
@@ -116,7 +124,19 @@ func (h *Handler) Server() *mcp.Server {
 }
 
 func (h *Handler) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return Result(h.Call(ctx, req.Params.Name, req.Params.Arguments)), nil
+	return Result(h.Call(request.WithAgent(ctx, h.agentOf(req.Session)), req.Params.Name, req.Params.Arguments)), nil
+}
+
+// agentOf is the agent of a connection's calls ("" for none).
+func (h *Handler) agentOf(ss *mcp.ServerSession) string {
+	if h.agent != "" || h.agentID == nil || ss == nil {
+		return h.agent
+	}
+	client := ""
+	if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+		client = p.ClientInfo.Name
+	}
+	return noggin.AgentName(client, h.agentID(ss.ID()))
 }
 
 // Result turns an envelope into a tool result: the canonical envelope text

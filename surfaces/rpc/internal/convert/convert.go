@@ -59,6 +59,7 @@ func ViewToProto(v *noggin.View) *nogginv1.View {
 		ActiveKey:  opt(v.ActiveKey),
 		TargetKey:  v.TargetKey,
 		Items:      nodesToProto(v.Items),
+		Cursor:     opt(v.Cursor),
 	}
 }
 
@@ -94,6 +95,7 @@ func ViewFromProto(v *nogginv1.View) *noggin.View {
 		ActiveKey:  v.GetActiveKey(),
 		TargetKey:  v.GetTargetKey(),
 		Items:      nodesFromProto(v.GetItems(), false),
+		Cursor:     v.GetCursor(),
 	}
 }
 
@@ -425,9 +427,9 @@ func EntryToProto(e *noggin.Entry) *nogginv1.HistoryEntry {
 		return nil
 	}
 	out := &nogginv1.HistoryEntry{Seq: int32(e.Seq), Time: e.Time, Verb: e.Verb,
-		Undoes: int32(e.Undoes), Redoes: int32(e.Redoes), Summary: e.Summary()}
+		Undoes: int32(e.Undoes), Redoes: int32(e.Redoes), Summary: e.Summary(), Agent: opt(e.Agent)}
 	for _, c := range e.Changes {
-		out.Changes = append(out.Changes, &nogginv1.HistoryChange{Kind: c.Kind, Key: opt(c.Key), Title: c.Title})
+		out.Changes = append(out.Changes, &nogginv1.HistoryChange{Kind: c.Kind, Key: opt(c.Key), Title: c.Title, Cursor: opt(c.Cursor)})
 	}
 	return out
 }
@@ -438,9 +440,9 @@ func EntryFromProto(e *nogginv1.HistoryEntry) *noggin.Entry {
 		return nil
 	}
 	out := &noggin.Entry{Seq: int(e.GetSeq()), Time: e.GetTime(), Verb: e.GetVerb(),
-		Undoes: int(e.GetUndoes()), Redoes: int(e.GetRedoes())}
+		Undoes: int(e.GetUndoes()), Redoes: int(e.GetRedoes()), Agent: e.GetAgent()}
 	for _, c := range e.GetChanges() {
-		out.Changes = append(out.Changes, noggin.EntryChange{Kind: c.GetKind(), Key: c.GetKey(), Title: c.GetTitle()})
+		out.Changes = append(out.Changes, noggin.EntryChange{Kind: c.GetKind(), Key: c.GetKey(), Title: c.GetTitle(), Cursor: c.GetCursor()})
 	}
 	return out
 }
@@ -459,6 +461,32 @@ func LogFromProto(r *nogginv1.LogResponse) *noggin.LogResult {
 	out := &noggin.LogResult{Unreadable: int(r.GetUnreadable()), Missing: r.GetMissing(), Entries: []*noggin.Entry{}}
 	for _, e := range r.GetEntries() {
 		out.Entries = append(out.Entries, EntryFromProto(e))
+	}
+	return out
+}
+
+// AgentHeader names the agent a call is made for, on every method (typed,
+// Call, Run; a Run request's own "agent" argument comes first).
+const AgentHeader = "Noggin-Agent"
+
+// AgentsToProto converts agents' result.
+func AgentsToProto(r *noggin.AgentsResult) *nogginv1.AgentsResponse {
+	out := &nogginv1.AgentsResponse{Forgotten: opt(r.Forgotten)}
+	for _, c := range r.Agents {
+		ac := &nogginv1.AgentCursor{Agent: c.Agent, Key: opt(c.Key), Path: opt(c.Path)}
+		if c.Path != "" {
+			ac.Title = &c.Title
+		}
+		out.Agents = append(out.Agents, ac)
+	}
+	return out
+}
+
+// AgentsFromProto converts agents' result (Agents is never nil).
+func AgentsFromProto(r *nogginv1.AgentsResponse) *noggin.AgentsResult {
+	out := &noggin.AgentsResult{Forgotten: r.GetForgotten(), Agents: []noggin.AgentCursor{}}
+	for _, c := range r.GetAgents() {
+		out.Agents = append(out.Agents, noggin.AgentCursor{Agent: c.GetAgent(), Key: c.GetKey(), Path: c.GetPath(), Title: c.GetTitle()})
 	}
 	return out
 }

@@ -389,7 +389,9 @@ type View struct {
 	// Key of the view's target.
 	TargetKey string `protobuf:"bytes,3,opt,name=target_key,json=targetKey,proto3" json:"target_key,omitempty"`
 	// The rendered forest.
-	Items         []*Node `protobuf:"bytes,4,rep,name=items,proto3" json:"items,omitempty"`
+	Items []*Node `protobuf:"bytes,4,rep,name=items,proto3" json:"items,omitempty"`
+	// The agent whose cursor is the active item; absent for the shared one.
+	Cursor        *string `protobuf:"bytes,5,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -450,6 +452,13 @@ func (x *View) GetItems() []*Node {
 		return x.Items
 	}
 	return nil
+}
+
+func (x *View) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 // Placement is where add and move put an item.
@@ -2525,7 +2534,9 @@ func (x *WhereRequest) GetLocation() string {
 type WhereResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The location exactly as supplied.
-	Location      string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	// The agent the call was made for (the Noggin-Agent header); absent for none.
+	Agent         *string `protobuf:"bytes,2,opt,name=agent,proto3,oneof" json:"agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2567,6 +2578,196 @@ func (x *WhereResponse) GetLocation() string {
 	return ""
 }
 
+func (x *WhereResponse) GetAgent() string {
+	if x != nil && x.Agent != nil {
+		return *x.Agent
+	}
+	return ""
+}
+
+// AgentsRequest names the noggin, and an agent whose cursor to drop.
+type AgentsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Location of the noggin.
+	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	// Forget drops this agent's cursor first (unknown-agent when it has none).
+	Forget        *string `protobuf:"bytes,2,opt,name=forget,proto3,oneof" json:"forget,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentsRequest) Reset() {
+	*x = AgentsRequest{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentsRequest) ProtoMessage() {}
+
+func (x *AgentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentsRequest.ProtoReflect.Descriptor instead.
+func (*AgentsRequest) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *AgentsRequest) GetLocation() string {
+	if x != nil {
+		return x.Location
+	}
+	return ""
+}
+
+func (x *AgentsRequest) GetForget() string {
+	if x != nil && x.Forget != nil {
+		return *x.Forget
+	}
+	return ""
+}
+
+// AgentsResponse lists the agents' cursors.
+type AgentsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The agent whose cursor was dropped; absent for none.
+	Forgotten *string `protobuf:"bytes,1,opt,name=forgotten,proto3,oneof" json:"forgotten,omitempty"`
+	// The cursors, in the noggin's order.
+	Agents        []*AgentCursor `protobuf:"bytes,2,rep,name=agents,proto3" json:"agents,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentsResponse) Reset() {
+	*x = AgentsResponse{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentsResponse) ProtoMessage() {}
+
+func (x *AgentsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentsResponse.ProtoReflect.Descriptor instead.
+func (*AgentsResponse) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *AgentsResponse) GetForgotten() string {
+	if x != nil && x.Forgotten != nil {
+		return *x.Forgotten
+	}
+	return ""
+}
+
+func (x *AgentsResponse) GetAgents() []*AgentCursor {
+	if x != nil {
+		return x.Agents
+	}
+	return nil
+}
+
+// AgentCursor is one agent's cursor.
+type AgentCursor struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The agent's name.
+	Agent string `protobuf:"bytes,1,opt,name=agent,proto3" json:"agent,omitempty"`
+	// Key of its active item; absent for none.
+	Key *string `protobuf:"bytes,2,opt,name=key,proto3,oneof" json:"key,omitempty"`
+	// Path of that item; absent when none has the key.
+	Path *string `protobuf:"bytes,3,opt,name=path,proto3,oneof" json:"path,omitempty"`
+	// Title of that item; absent when none has the key.
+	Title         *string `protobuf:"bytes,4,opt,name=title,proto3,oneof" json:"title,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentCursor) Reset() {
+	*x = AgentCursor{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentCursor) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentCursor) ProtoMessage() {}
+
+func (x *AgentCursor) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentCursor.ProtoReflect.Descriptor instead.
+func (*AgentCursor) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *AgentCursor) GetAgent() string {
+	if x != nil {
+		return x.Agent
+	}
+	return ""
+}
+
+func (x *AgentCursor) GetKey() string {
+	if x != nil && x.Key != nil {
+		return *x.Key
+	}
+	return ""
+}
+
+func (x *AgentCursor) GetPath() string {
+	if x != nil && x.Path != nil {
+		return *x.Path
+	}
+	return ""
+}
+
+func (x *AgentCursor) GetTitle() string {
+	if x != nil && x.Title != nil {
+		return *x.Title
+	}
+	return ""
+}
+
 // FindRequest holds the options of find.
 type FindRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2588,7 +2789,7 @@ type FindRequest struct {
 
 func (x *FindRequest) Reset() {
 	*x = FindRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2600,7 +2801,7 @@ func (x *FindRequest) String() string {
 func (*FindRequest) ProtoMessage() {}
 
 func (x *FindRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2613,7 +2814,7 @@ func (x *FindRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindRequest.ProtoReflect.Descriptor instead.
 func (*FindRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{38}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *FindRequest) GetLocation() string {
@@ -2678,7 +2879,7 @@ type FindMatch struct {
 
 func (x *FindMatch) Reset() {
 	*x = FindMatch{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2690,7 +2891,7 @@ func (x *FindMatch) String() string {
 func (*FindMatch) ProtoMessage() {}
 
 func (x *FindMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2703,7 +2904,7 @@ func (x *FindMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindMatch.ProtoReflect.Descriptor instead.
 func (*FindMatch) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{39}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *FindMatch) GetKey() string {
@@ -2754,7 +2955,7 @@ type FindResponse struct {
 
 func (x *FindResponse) Reset() {
 	*x = FindResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2766,7 +2967,7 @@ func (x *FindResponse) String() string {
 func (*FindResponse) ProtoMessage() {}
 
 func (x *FindResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2779,7 +2980,7 @@ func (x *FindResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindResponse.ProtoReflect.Descriptor instead.
 func (*FindResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{40}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *FindResponse) GetMatches() []*FindMatch {
@@ -2812,14 +3013,16 @@ type HistoryEntry struct {
 	// What changed, in words.
 	Summary string `protobuf:"bytes,6,opt,name=summary,proto3" json:"summary,omitempty"`
 	// What changed, one change per item.
-	Changes       []*HistoryChange `protobuf:"bytes,7,rep,name=changes,proto3" json:"changes,omitempty"`
+	Changes []*HistoryChange `protobuf:"bytes,7,rep,name=changes,proto3" json:"changes,omitempty"`
+	// The agent the write was made for; absent for none.
+	Agent         *string `protobuf:"bytes,8,opt,name=agent,proto3,oneof" json:"agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *HistoryEntry) Reset() {
 	*x = HistoryEntry{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2831,7 +3034,7 @@ func (x *HistoryEntry) String() string {
 func (*HistoryEntry) ProtoMessage() {}
 
 func (x *HistoryEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2844,7 +3047,7 @@ func (x *HistoryEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HistoryEntry.ProtoReflect.Descriptor instead.
 func (*HistoryEntry) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{41}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *HistoryEntry) GetSeq() int32 {
@@ -2896,6 +3099,13 @@ func (x *HistoryEntry) GetChanges() []*HistoryChange {
 	return nil
 }
 
+func (x *HistoryEntry) GetAgent() string {
+	if x != nil && x.Agent != nil {
+		return *x.Agent
+	}
+	return ""
+}
+
 // HistoryChange is one change of a write (docs/envelope.md).
 type HistoryChange struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2905,14 +3115,17 @@ type HistoryChange struct {
 	// Key of the item; absent for "activated" when no item is active.
 	Key *string `protobuf:"bytes,2,opt,name=key,proto3,oneof" json:"key,omitempty"`
 	// Title of the item.
-	Title         string `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	Title string `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	// For "activated": the agent whose cursor moved; absent for the shared
+	// active item.
+	Cursor        *string `protobuf:"bytes,4,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *HistoryChange) Reset() {
 	*x = HistoryChange{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2924,7 +3137,7 @@ func (x *HistoryChange) String() string {
 func (*HistoryChange) ProtoMessage() {}
 
 func (x *HistoryChange) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2937,7 +3150,7 @@ func (x *HistoryChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HistoryChange.ProtoReflect.Descriptor instead.
 func (*HistoryChange) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{42}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *HistoryChange) GetKind() string {
@@ -2961,20 +3174,29 @@ func (x *HistoryChange) GetTitle() string {
 	return ""
 }
 
+func (x *HistoryChange) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 // LogRequest holds the options of log.
 type LogRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Location of the noggin.
 	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
 	// Limit caps the entries (at least 1; absent = 20).
-	Limit         *int32 `protobuf:"varint,2,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	Limit *int32 `protobuf:"varint,2,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	// By lists only the writes made for this agent.
+	By            *string `protobuf:"bytes,3,opt,name=by,proto3,oneof" json:"by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2986,7 +3208,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2999,7 +3221,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{43}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *LogRequest) GetLocation() string {
@@ -3014,6 +3236,13 @@ func (x *LogRequest) GetLimit() int32 {
 		return *x.Limit
 	}
 	return 0
+}
+
+func (x *LogRequest) GetBy() string {
+	if x != nil && x.By != nil {
+		return *x.By
+	}
+	return ""
 }
 
 // LogResponse is the LogResult.
@@ -3031,7 +3260,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3043,7 +3272,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3056,7 +3285,7 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{44}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *LogResponse) GetEntries() []*HistoryEntry {
@@ -3091,7 +3320,7 @@ type UndoRequest struct {
 
 func (x *UndoRequest) Reset() {
 	*x = UndoRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3103,7 +3332,7 @@ func (x *UndoRequest) String() string {
 func (*UndoRequest) ProtoMessage() {}
 
 func (x *UndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3116,7 +3345,7 @@ func (x *UndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoRequest.ProtoReflect.Descriptor instead.
 func (*UndoRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{45}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *UndoRequest) GetLocation() string {
@@ -3139,7 +3368,7 @@ type UndoResponse struct {
 
 func (x *UndoResponse) Reset() {
 	*x = UndoResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3151,7 +3380,7 @@ func (x *UndoResponse) String() string {
 func (*UndoResponse) ProtoMessage() {}
 
 func (x *UndoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3164,7 +3393,7 @@ func (x *UndoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
 func (*UndoResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{46}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *UndoResponse) GetEntry() *HistoryEntry {
@@ -3192,7 +3421,7 @@ type RedoRequest struct {
 
 func (x *RedoRequest) Reset() {
 	*x = RedoRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3204,7 +3433,7 @@ func (x *RedoRequest) String() string {
 func (*RedoRequest) ProtoMessage() {}
 
 func (x *RedoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3217,7 +3446,7 @@ func (x *RedoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedoRequest.ProtoReflect.Descriptor instead.
 func (*RedoRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{47}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *RedoRequest) GetLocation() string {
@@ -3240,7 +3469,7 @@ type RedoResponse struct {
 
 func (x *RedoResponse) Reset() {
 	*x = RedoResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3252,7 +3481,7 @@ func (x *RedoResponse) String() string {
 func (*RedoResponse) ProtoMessage() {}
 
 func (x *RedoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3265,7 +3494,7 @@ func (x *RedoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedoResponse.ProtoReflect.Descriptor instead.
 func (*RedoResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{48}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *RedoResponse) GetEntry() *HistoryEntry {
@@ -3291,7 +3520,7 @@ type ProvidersRequest struct {
 
 func (x *ProvidersRequest) Reset() {
 	*x = ProvidersRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3303,7 +3532,7 @@ func (x *ProvidersRequest) String() string {
 func (*ProvidersRequest) ProtoMessage() {}
 
 func (x *ProvidersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3316,7 +3545,7 @@ func (x *ProvidersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProvidersRequest.ProtoReflect.Descriptor instead.
 func (*ProvidersRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{49}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{52}
 }
 
 // ProvidersResponse lists the registered schemes in registration order.
@@ -3330,7 +3559,7 @@ type ProvidersResponse struct {
 
 func (x *ProvidersResponse) Reset() {
 	*x = ProvidersResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3342,7 +3571,7 @@ func (x *ProvidersResponse) String() string {
 func (*ProvidersResponse) ProtoMessage() {}
 
 func (x *ProvidersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3355,7 +3584,7 @@ func (x *ProvidersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProvidersResponse.ProtoReflect.Descriptor instead.
 func (*ProvidersResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{50}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ProvidersResponse) GetProviders() []*Provider {
@@ -3374,7 +3603,7 @@ type ListRequest struct {
 
 func (x *ListRequest) Reset() {
 	*x = ListRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3386,7 +3615,7 @@ func (x *ListRequest) String() string {
 func (*ListRequest) ProtoMessage() {}
 
 func (x *ListRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3399,7 +3628,7 @@ func (x *ListRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRequest.ProtoReflect.Descriptor instead.
 func (*ListRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{51}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{54}
 }
 
 // ListResponse names the served noggins.
@@ -3416,7 +3645,7 @@ type ListResponse struct {
 
 func (x *ListResponse) Reset() {
 	*x = ListResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3428,7 +3657,7 @@ func (x *ListResponse) String() string {
 func (*ListResponse) ProtoMessage() {}
 
 func (x *ListResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3441,7 +3670,7 @@ func (x *ListResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListResponse.ProtoReflect.Descriptor instead.
 func (*ListResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{52}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ListResponse) GetNames() []string {
@@ -3469,7 +3698,7 @@ type SnapshotRequest struct {
 
 func (x *SnapshotRequest) Reset() {
 	*x = SnapshotRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3481,7 +3710,7 @@ func (x *SnapshotRequest) String() string {
 func (*SnapshotRequest) ProtoMessage() {}
 
 func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3494,7 +3723,7 @@ func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotRequest.ProtoReflect.Descriptor instead.
 func (*SnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{53}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *SnapshotRequest) GetLocation() string {
@@ -3515,7 +3744,7 @@ type SnapshotResponse struct {
 
 func (x *SnapshotResponse) Reset() {
 	*x = SnapshotResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3527,7 +3756,7 @@ func (x *SnapshotResponse) String() string {
 func (*SnapshotResponse) ProtoMessage() {}
 
 func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3540,7 +3769,7 @@ func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
 func (*SnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{54}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *SnapshotResponse) GetDocument() *Document {
@@ -3561,7 +3790,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3573,7 +3802,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3586,7 +3815,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{55}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *WatchRequest) GetLocation() string {
@@ -3615,7 +3844,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3627,7 +3856,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3640,7 +3869,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{56}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *WatchResponse) GetInitial() bool {
@@ -3686,7 +3915,7 @@ type RunRequest struct {
 
 func (x *RunRequest) Reset() {
 	*x = RunRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3698,7 +3927,7 @@ func (x *RunRequest) String() string {
 func (*RunRequest) ProtoMessage() {}
 
 func (x *RunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3711,7 +3940,7 @@ func (x *RunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunRequest.ProtoReflect.Descriptor instead.
 func (*RunRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{57}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *RunRequest) GetRequest() string {
@@ -3741,7 +3970,7 @@ type RunResponse struct {
 
 func (x *RunResponse) Reset() {
 	*x = RunResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3753,7 +3982,7 @@ func (x *RunResponse) String() string {
 func (*RunResponse) ProtoMessage() {}
 
 func (x *RunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3766,7 +3995,7 @@ func (x *RunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunResponse.ProtoReflect.Descriptor instead.
 func (*RunResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{58}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *RunResponse) GetEnvelope() string {
@@ -3798,7 +4027,7 @@ type CallRequest struct {
 
 func (x *CallRequest) Reset() {
 	*x = CallRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3810,7 +4039,7 @@ func (x *CallRequest) String() string {
 func (*CallRequest) ProtoMessage() {}
 
 func (x *CallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3823,7 +4052,7 @@ func (x *CallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
 func (*CallRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{59}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *CallRequest) GetVerb() string {
@@ -3853,7 +4082,7 @@ type CallResponse struct {
 
 func (x *CallResponse) Reset() {
 	*x = CallResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3865,7 +4094,7 @@ func (x *CallResponse) String() string {
 func (*CallResponse) ProtoMessage() {}
 
 func (x *CallResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3878,7 +4107,7 @@ func (x *CallResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
 func (*CallResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{60}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *CallResponse) GetEnvelope() string {
@@ -3908,7 +4137,7 @@ type Change_Slot struct {
 
 func (x *Change_Slot) Reset() {
 	*x = Change_Slot{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3920,7 +4149,7 @@ func (x *Change_Slot) String() string {
 func (*Change_Slot) ProtoMessage() {}
 
 func (x *Change_Slot) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3965,7 +4194,7 @@ type Change_Added struct {
 
 func (x *Change_Added) Reset() {
 	*x = Change_Added{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3977,7 +4206,7 @@ func (x *Change_Added) String() string {
 func (*Change_Added) ProtoMessage() {}
 
 func (x *Change_Added) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4025,7 +4254,7 @@ type Change_Removed struct {
 
 func (x *Change_Removed) Reset() {
 	*x = Change_Removed{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4037,7 +4266,7 @@ func (x *Change_Removed) String() string {
 func (*Change_Removed) ProtoMessage() {}
 
 func (x *Change_Removed) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4075,7 +4304,7 @@ type Change_Moved struct {
 
 func (x *Change_Moved) Reset() {
 	*x = Change_Moved{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4087,7 +4316,7 @@ func (x *Change_Moved) String() string {
 func (*Change_Moved) ProtoMessage() {}
 
 func (x *Change_Moved) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4137,7 +4366,7 @@ type Change_Updated struct {
 
 func (x *Change_Updated) Reset() {
 	*x = Change_Updated{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4149,7 +4378,7 @@ func (x *Change_Updated) String() string {
 func (*Change_Updated) ProtoMessage() {}
 
 func (x *Change_Updated) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4192,7 +4421,7 @@ type Change_ActiveChanged struct {
 
 func (x *Change_ActiveChanged) Reset() {
 	*x = Change_ActiveChanged{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4204,7 +4433,7 @@ func (x *Change_ActiveChanged) String() string {
 func (*Change_ActiveChanged) ProtoMessage() {}
 
 func (x *Change_ActiveChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4254,7 +4483,7 @@ type ErrorDetail_Field struct {
 
 func (x *ErrorDetail_Field) Reset() {
 	*x = ErrorDetail_Field{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4266,7 +4495,7 @@ func (x *ErrorDetail_Field) String() string {
 func (*ErrorDetail_Field) ProtoMessage() {}
 
 func (x *ErrorDetail_Field) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4405,7 +4634,7 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\bchildren\x18\n" +
 	" \x03(\v2\x0f.noggin.v1.NodeR\bchildrenB\r\n" +
 	"\v_parent_keyB\r\n" +
-	"\v_created_at\"\xb5\x01\n" +
+	"\v_created_at\"\xdd\x01\n" +
 	"\x04View\x12$\n" +
 	"\vactive_path\x18\x01 \x01(\tH\x00R\n" +
 	"activePath\x88\x01\x01\x12\"\n" +
@@ -4413,9 +4642,11 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"active_key\x18\x02 \x01(\tH\x01R\tactiveKey\x88\x01\x01\x12\x1d\n" +
 	"\n" +
 	"target_key\x18\x03 \x01(\tR\ttargetKey\x12%\n" +
-	"\x05items\x18\x04 \x03(\v2\x0f.noggin.v1.NodeR\x05itemsB\x0e\n" +
+	"\x05items\x18\x04 \x03(\v2\x0f.noggin.v1.NodeR\x05items\x12\x1b\n" +
+	"\x06cursor\x18\x05 \x01(\tH\x02R\x06cursor\x88\x01\x01B\x0e\n" +
 	"\f_active_pathB\r\n" +
-	"\v_active_key\"7\n" +
+	"\v_active_keyB\t\n" +
+	"\a_cursor\"7\n" +
 	"\tPlacement\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x16\n" +
 	"\x06anchor\x18\x02 \x01(\tR\x06anchor\"<\n" +
@@ -4578,9 +4809,28 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x06copied\x18\x01 \x01(\x05R\x06copied\x12,\n" +
 	"\amapping\x18\x02 \x03(\v2\x12.noggin.v1.KeyPairR\amapping\"*\n" +
 	"\fWhereRequest\x12\x1a\n" +
-	"\blocation\x18\x01 \x01(\tR\blocation\"+\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\"P\n" +
 	"\rWhereResponse\x12\x1a\n" +
-	"\blocation\x18\x01 \x01(\tR\blocation\"\xa2\x01\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\x12\x19\n" +
+	"\x05agent\x18\x02 \x01(\tH\x00R\x05agent\x88\x01\x01B\b\n" +
+	"\x06_agent\"S\n" +
+	"\rAgentsRequest\x12\x1a\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\x12\x1b\n" +
+	"\x06forget\x18\x02 \x01(\tH\x00R\x06forget\x88\x01\x01B\t\n" +
+	"\a_forget\"q\n" +
+	"\x0eAgentsResponse\x12!\n" +
+	"\tforgotten\x18\x01 \x01(\tH\x00R\tforgotten\x88\x01\x01\x12.\n" +
+	"\x06agents\x18\x02 \x03(\v2\x16.noggin.v1.AgentCursorR\x06agentsB\f\n" +
+	"\n" +
+	"_forgotten\"\x89\x01\n" +
+	"\vAgentCursor\x12\x14\n" +
+	"\x05agent\x18\x01 \x01(\tR\x05agent\x12\x15\n" +
+	"\x03key\x18\x02 \x01(\tH\x00R\x03key\x88\x01\x01\x12\x17\n" +
+	"\x04path\x18\x03 \x01(\tH\x01R\x04path\x88\x01\x01\x12\x19\n" +
+	"\x05title\x18\x04 \x01(\tH\x02R\x05title\x88\x01\x01B\x06\n" +
+	"\x04_keyB\a\n" +
+	"\x05_pathB\b\n" +
+	"\x06_title\"\xa2\x01\n" +
 	"\vFindRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x14\n" +
 	"\x05query\x18\x02 \x01(\tR\x05query\x12\x12\n" +
@@ -4597,7 +4847,7 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x0fnote_timestamps\x18\x05 \x03(\tR\x0enoteTimestamps\"T\n" +
 	"\fFindResponse\x12.\n" +
 	"\amatches\x18\x01 \x03(\v2\x14.noggin.v1.FindMatchR\amatches\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x05R\x05total\"\xc6\x01\n" +
+	"\x05total\x18\x02 \x01(\x05R\x05total\"\xeb\x01\n" +
 	"\fHistoryEntry\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x05R\x03seq\x12\x12\n" +
 	"\x04time\x18\x02 \x01(\tR\x04time\x12\x12\n" +
@@ -4605,17 +4855,23 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x06undoes\x18\x04 \x01(\x05R\x06undoes\x12\x16\n" +
 	"\x06redoes\x18\x05 \x01(\x05R\x06redoes\x12\x18\n" +
 	"\asummary\x18\x06 \x01(\tR\asummary\x122\n" +
-	"\achanges\x18\a \x03(\v2\x18.noggin.v1.HistoryChangeR\achanges\"X\n" +
+	"\achanges\x18\a \x03(\v2\x18.noggin.v1.HistoryChangeR\achanges\x12\x19\n" +
+	"\x05agent\x18\b \x01(\tH\x00R\x05agent\x88\x01\x01B\b\n" +
+	"\x06_agent\"\x80\x01\n" +
 	"\rHistoryChange\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x15\n" +
 	"\x03key\x18\x02 \x01(\tH\x00R\x03key\x88\x01\x01\x12\x14\n" +
-	"\x05title\x18\x03 \x01(\tR\x05titleB\x06\n" +
-	"\x04_key\"M\n" +
+	"\x05title\x18\x03 \x01(\tR\x05title\x12\x1b\n" +
+	"\x06cursor\x18\x04 \x01(\tH\x01R\x06cursor\x88\x01\x01B\x06\n" +
+	"\x04_keyB\t\n" +
+	"\a_cursor\"i\n" +
 	"\n" +
 	"LogRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x19\n" +
-	"\x05limit\x18\x02 \x01(\x05H\x00R\x05limit\x88\x01\x01B\b\n" +
-	"\x06_limit\"z\n" +
+	"\x05limit\x18\x02 \x01(\x05H\x00R\x05limit\x88\x01\x01\x12\x13\n" +
+	"\x02by\x18\x03 \x01(\tH\x01R\x02by\x88\x01\x01B\b\n" +
+	"\x06_limitB\x05\n" +
+	"\x03_by\"z\n" +
 	"\vLogResponse\x121\n" +
 	"\aentries\x18\x01 \x03(\v2\x17.noggin.v1.HistoryEntryR\aentries\x12\x1e\n" +
 	"\n" +
@@ -4663,7 +4919,7 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\targuments\x18\x02 \x01(\v2\x17.google.protobuf.StructR\targuments\":\n" +
 	"\fCallResponse\x12\x1a\n" +
 	"\benvelope\x18\x01 \x01(\tR\benvelope\x12\x0e\n" +
-	"\x02ok\x18\x02 \x01(\bR\x02ok2\x9a\v\n" +
+	"\x02ok\x18\x02 \x01(\bR\x02ok2\xdb\v\n" +
 	"\rNogginService\x12<\n" +
 	"\x04Show\x12\x16.noggin.v1.ShowRequest\x1a\x17.noggin.v1.ShowResponse\"\x03\x90\x02\x01\x12E\n" +
 	"\bShowGoto\x12\x1a.noggin.v1.ShowGotoRequest\x1a\x1b.noggin.v1.ShowGotoResponse\"\x00\x129\n" +
@@ -4680,7 +4936,8 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x05Where\x12\x17.noggin.v1.WhereRequest\x1a\x18.noggin.v1.WhereResponse\"\x03\x90\x02\x01\x12K\n" +
 	"\tProviders\x12\x1b.noggin.v1.ProvidersRequest\x1a\x1c.noggin.v1.ProvidersResponse\"\x03\x90\x02\x01\x12<\n" +
 	"\x04Find\x12\x16.noggin.v1.FindRequest\x1a\x17.noggin.v1.FindResponse\"\x03\x90\x02\x01\x129\n" +
-	"\x03Log\x12\x15.noggin.v1.LogRequest\x1a\x16.noggin.v1.LogResponse\"\x03\x90\x02\x01\x129\n" +
+	"\x03Log\x12\x15.noggin.v1.LogRequest\x1a\x16.noggin.v1.LogResponse\"\x03\x90\x02\x01\x12?\n" +
+	"\x06Agents\x12\x18.noggin.v1.AgentsRequest\x1a\x19.noggin.v1.AgentsResponse\"\x00\x129\n" +
 	"\x04Undo\x12\x16.noggin.v1.UndoRequest\x1a\x17.noggin.v1.UndoResponse\"\x00\x129\n" +
 	"\x04Redo\x12\x16.noggin.v1.RedoRequest\x1a\x17.noggin.v1.RedoResponse\"\x00\x12<\n" +
 	"\x04List\x12\x16.noggin.v1.ListRequest\x1a\x17.noggin.v1.ListResponse\"\x03\x90\x02\x01\x12H\n" +
@@ -4701,7 +4958,7 @@ func file_noggin_v1_noggin_proto_rawDescGZIP() []byte {
 	return file_noggin_v1_noggin_proto_rawDescData
 }
 
-var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 68)
+var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
 var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*Note)(nil),                 // 0: noggin.v1.Note
 	(*Item)(nil),                 // 1: noggin.v1.Item
@@ -4741,38 +4998,41 @@ var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*CopyResponse)(nil),         // 35: noggin.v1.CopyResponse
 	(*WhereRequest)(nil),         // 36: noggin.v1.WhereRequest
 	(*WhereResponse)(nil),        // 37: noggin.v1.WhereResponse
-	(*FindRequest)(nil),          // 38: noggin.v1.FindRequest
-	(*FindMatch)(nil),            // 39: noggin.v1.FindMatch
-	(*FindResponse)(nil),         // 40: noggin.v1.FindResponse
-	(*HistoryEntry)(nil),         // 41: noggin.v1.HistoryEntry
-	(*HistoryChange)(nil),        // 42: noggin.v1.HistoryChange
-	(*LogRequest)(nil),           // 43: noggin.v1.LogRequest
-	(*LogResponse)(nil),          // 44: noggin.v1.LogResponse
-	(*UndoRequest)(nil),          // 45: noggin.v1.UndoRequest
-	(*UndoResponse)(nil),         // 46: noggin.v1.UndoResponse
-	(*RedoRequest)(nil),          // 47: noggin.v1.RedoRequest
-	(*RedoResponse)(nil),         // 48: noggin.v1.RedoResponse
-	(*ProvidersRequest)(nil),     // 49: noggin.v1.ProvidersRequest
-	(*ProvidersResponse)(nil),    // 50: noggin.v1.ProvidersResponse
-	(*ListRequest)(nil),          // 51: noggin.v1.ListRequest
-	(*ListResponse)(nil),         // 52: noggin.v1.ListResponse
-	(*SnapshotRequest)(nil),      // 53: noggin.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),     // 54: noggin.v1.SnapshotResponse
-	(*WatchRequest)(nil),         // 55: noggin.v1.WatchRequest
-	(*WatchResponse)(nil),        // 56: noggin.v1.WatchResponse
-	(*RunRequest)(nil),           // 57: noggin.v1.RunRequest
-	(*RunResponse)(nil),          // 58: noggin.v1.RunResponse
-	(*CallRequest)(nil),          // 59: noggin.v1.CallRequest
-	(*CallResponse)(nil),         // 60: noggin.v1.CallResponse
-	(*Change_Slot)(nil),          // 61: noggin.v1.Change.Slot
-	(*Change_Added)(nil),         // 62: noggin.v1.Change.Added
-	(*Change_Removed)(nil),       // 63: noggin.v1.Change.Removed
-	(*Change_Moved)(nil),         // 64: noggin.v1.Change.Moved
-	(*Change_Updated)(nil),       // 65: noggin.v1.Change.Updated
-	(*Change_ActiveChanged)(nil), // 66: noggin.v1.Change.ActiveChanged
-	(*ErrorDetail_Field)(nil),    // 67: noggin.v1.ErrorDetail.Field
-	(*structpb.Struct)(nil),      // 68: google.protobuf.Struct
-	(structpb.NullValue)(0),      // 69: google.protobuf.NullValue
+	(*AgentsRequest)(nil),        // 38: noggin.v1.AgentsRequest
+	(*AgentsResponse)(nil),       // 39: noggin.v1.AgentsResponse
+	(*AgentCursor)(nil),          // 40: noggin.v1.AgentCursor
+	(*FindRequest)(nil),          // 41: noggin.v1.FindRequest
+	(*FindMatch)(nil),            // 42: noggin.v1.FindMatch
+	(*FindResponse)(nil),         // 43: noggin.v1.FindResponse
+	(*HistoryEntry)(nil),         // 44: noggin.v1.HistoryEntry
+	(*HistoryChange)(nil),        // 45: noggin.v1.HistoryChange
+	(*LogRequest)(nil),           // 46: noggin.v1.LogRequest
+	(*LogResponse)(nil),          // 47: noggin.v1.LogResponse
+	(*UndoRequest)(nil),          // 48: noggin.v1.UndoRequest
+	(*UndoResponse)(nil),         // 49: noggin.v1.UndoResponse
+	(*RedoRequest)(nil),          // 50: noggin.v1.RedoRequest
+	(*RedoResponse)(nil),         // 51: noggin.v1.RedoResponse
+	(*ProvidersRequest)(nil),     // 52: noggin.v1.ProvidersRequest
+	(*ProvidersResponse)(nil),    // 53: noggin.v1.ProvidersResponse
+	(*ListRequest)(nil),          // 54: noggin.v1.ListRequest
+	(*ListResponse)(nil),         // 55: noggin.v1.ListResponse
+	(*SnapshotRequest)(nil),      // 56: noggin.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),     // 57: noggin.v1.SnapshotResponse
+	(*WatchRequest)(nil),         // 58: noggin.v1.WatchRequest
+	(*WatchResponse)(nil),        // 59: noggin.v1.WatchResponse
+	(*RunRequest)(nil),           // 60: noggin.v1.RunRequest
+	(*RunResponse)(nil),          // 61: noggin.v1.RunResponse
+	(*CallRequest)(nil),          // 62: noggin.v1.CallRequest
+	(*CallResponse)(nil),         // 63: noggin.v1.CallResponse
+	(*Change_Slot)(nil),          // 64: noggin.v1.Change.Slot
+	(*Change_Added)(nil),         // 65: noggin.v1.Change.Added
+	(*Change_Removed)(nil),       // 66: noggin.v1.Change.Removed
+	(*Change_Moved)(nil),         // 67: noggin.v1.Change.Moved
+	(*Change_Updated)(nil),       // 68: noggin.v1.Change.Updated
+	(*Change_ActiveChanged)(nil), // 69: noggin.v1.Change.ActiveChanged
+	(*ErrorDetail_Field)(nil),    // 70: noggin.v1.ErrorDetail.Field
+	(*structpb.Struct)(nil),      // 71: google.protobuf.Struct
+	(structpb.NullValue)(0),      // 72: google.protobuf.NullValue
 }
 var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 0: noggin.v1.Item.notes:type_name -> noggin.v1.Note
@@ -4780,12 +5040,12 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 2: noggin.v1.Node.notes:type_name -> noggin.v1.Note
 	3,  // 3: noggin.v1.Node.children:type_name -> noggin.v1.Node
 	3,  // 4: noggin.v1.View.items:type_name -> noggin.v1.Node
-	62, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
-	63, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
-	64, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
-	65, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
-	66, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
-	67, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
+	65, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
+	66, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
+	67, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
+	68, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
+	69, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
+	70, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
 	4,  // 11: noggin.v1.ShowResponse.view:type_name -> noggin.v1.View
 	6,  // 12: noggin.v1.ShowGotoRequest.goto:type_name -> noggin.v1.Goto
 	4,  // 13: noggin.v1.ShowGotoResponse.view:type_name -> noggin.v1.View
@@ -4809,73 +5069,76 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	8,  // 31: noggin.v1.DeleteResponse.deleted:type_name -> noggin.v1.DeletedItem
 	4,  // 32: noggin.v1.DeleteResponse.view:type_name -> noggin.v1.View
 	9,  // 33: noggin.v1.CopyResponse.mapping:type_name -> noggin.v1.KeyPair
-	39, // 34: noggin.v1.FindResponse.matches:type_name -> noggin.v1.FindMatch
-	42, // 35: noggin.v1.HistoryEntry.changes:type_name -> noggin.v1.HistoryChange
-	41, // 36: noggin.v1.LogResponse.entries:type_name -> noggin.v1.HistoryEntry
-	41, // 37: noggin.v1.UndoResponse.entry:type_name -> noggin.v1.HistoryEntry
-	4,  // 38: noggin.v1.UndoResponse.view:type_name -> noggin.v1.View
-	41, // 39: noggin.v1.RedoResponse.entry:type_name -> noggin.v1.HistoryEntry
-	4,  // 40: noggin.v1.RedoResponse.view:type_name -> noggin.v1.View
-	7,  // 41: noggin.v1.ProvidersResponse.providers:type_name -> noggin.v1.Provider
-	2,  // 42: noggin.v1.SnapshotResponse.document:type_name -> noggin.v1.Document
-	10, // 43: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
-	2,  // 44: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
-	11, // 45: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
-	68, // 46: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
-	61, // 47: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
-	61, // 48: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
-	69, // 49: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
-	12, // 50: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
-	14, // 51: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
-	16, // 52: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
-	18, // 53: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
-	20, // 54: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
-	22, // 55: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
-	24, // 56: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
-	26, // 57: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
-	28, // 58: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
-	30, // 59: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
-	32, // 60: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
-	34, // 61: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
-	36, // 62: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
-	49, // 63: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
-	38, // 64: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
-	43, // 65: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
-	45, // 66: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
-	47, // 67: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
-	51, // 68: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
-	53, // 69: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
-	59, // 70: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
-	57, // 71: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
-	55, // 72: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
-	13, // 73: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
-	15, // 74: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
-	17, // 75: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
-	19, // 76: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
-	21, // 77: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
-	23, // 78: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
-	25, // 79: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
-	27, // 80: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
-	29, // 81: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
-	31, // 82: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
-	33, // 83: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
-	35, // 84: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
-	37, // 85: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
-	50, // 86: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
-	40, // 87: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
-	44, // 88: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
-	46, // 89: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
-	48, // 90: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
-	52, // 91: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
-	54, // 92: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
-	60, // 93: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
-	58, // 94: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
-	56, // 95: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
-	73, // [73:96] is the sub-list for method output_type
-	50, // [50:73] is the sub-list for method input_type
-	50, // [50:50] is the sub-list for extension type_name
-	50, // [50:50] is the sub-list for extension extendee
-	0,  // [0:50] is the sub-list for field type_name
+	40, // 34: noggin.v1.AgentsResponse.agents:type_name -> noggin.v1.AgentCursor
+	42, // 35: noggin.v1.FindResponse.matches:type_name -> noggin.v1.FindMatch
+	45, // 36: noggin.v1.HistoryEntry.changes:type_name -> noggin.v1.HistoryChange
+	44, // 37: noggin.v1.LogResponse.entries:type_name -> noggin.v1.HistoryEntry
+	44, // 38: noggin.v1.UndoResponse.entry:type_name -> noggin.v1.HistoryEntry
+	4,  // 39: noggin.v1.UndoResponse.view:type_name -> noggin.v1.View
+	44, // 40: noggin.v1.RedoResponse.entry:type_name -> noggin.v1.HistoryEntry
+	4,  // 41: noggin.v1.RedoResponse.view:type_name -> noggin.v1.View
+	7,  // 42: noggin.v1.ProvidersResponse.providers:type_name -> noggin.v1.Provider
+	2,  // 43: noggin.v1.SnapshotResponse.document:type_name -> noggin.v1.Document
+	10, // 44: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
+	2,  // 45: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
+	11, // 46: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
+	71, // 47: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
+	64, // 48: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
+	64, // 49: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
+	72, // 50: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
+	12, // 51: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
+	14, // 52: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
+	16, // 53: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
+	18, // 54: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
+	20, // 55: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
+	22, // 56: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
+	24, // 57: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
+	26, // 58: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
+	28, // 59: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
+	30, // 60: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
+	32, // 61: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
+	34, // 62: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
+	36, // 63: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
+	52, // 64: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
+	41, // 65: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
+	46, // 66: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
+	38, // 67: noggin.v1.NogginService.Agents:input_type -> noggin.v1.AgentsRequest
+	48, // 68: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
+	50, // 69: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
+	54, // 70: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
+	56, // 71: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
+	62, // 72: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
+	60, // 73: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
+	58, // 74: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
+	13, // 75: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
+	15, // 76: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
+	17, // 77: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
+	19, // 78: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
+	21, // 79: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
+	23, // 80: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
+	25, // 81: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
+	27, // 82: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
+	29, // 83: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
+	31, // 84: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
+	33, // 85: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
+	35, // 86: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
+	37, // 87: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
+	53, // 88: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
+	43, // 89: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
+	47, // 90: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
+	39, // 91: noggin.v1.NogginService.Agents:output_type -> noggin.v1.AgentsResponse
+	49, // 92: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
+	51, // 93: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
+	55, // 94: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
+	57, // 95: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
+	63, // 96: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
+	61, // 97: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
+	59, // 98: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
+	75, // [75:99] is the sub-list for method output_type
+	51, // [51:75] is the sub-list for method input_type
+	51, // [51:51] is the sub-list for extension type_name
+	51, // [51:51] is the sub-list for extension extendee
+	0,  // [0:51] is the sub-list for field type_name
 }
 
 func init() { file_noggin_v1_noggin_proto_init() }
@@ -4901,13 +5164,18 @@ func file_noggin_v1_noggin_proto_init() {
 	}
 	file_noggin_v1_noggin_proto_msgTypes[26].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[28].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[37].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[38].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[42].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[43].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[61].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[62].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[66].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[67].OneofWrappers = []any{
+	file_noggin_v1_noggin_proto_msgTypes[39].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[40].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[41].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[44].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[45].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[46].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[64].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[65].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[69].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[70].OneofWrappers = []any{
 		(*ErrorDetail_Field_StringValue)(nil),
 		(*ErrorDetail_Field_IntValue)(nil),
 		(*ErrorDetail_Field_BoolValue)(nil),
@@ -4919,7 +5187,7 @@ func file_noggin_v1_noggin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_noggin_v1_noggin_proto_rawDesc), len(file_noggin_v1_noggin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   68,
+			NumMessages:   71,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

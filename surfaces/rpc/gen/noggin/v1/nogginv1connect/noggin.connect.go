@@ -83,6 +83,8 @@ const (
 	NogginServiceFindProcedure = "/noggin.v1.NogginService/Find"
 	// NogginServiceLogProcedure is the fully-qualified name of the NogginService's Log RPC.
 	NogginServiceLogProcedure = "/noggin.v1.NogginService/Log"
+	// NogginServiceAgentsProcedure is the fully-qualified name of the NogginService's Agents RPC.
+	NogginServiceAgentsProcedure = "/noggin.v1.NogginService/Agents"
 	// NogginServiceUndoProcedure is the fully-qualified name of the NogginService's Undo RPC.
 	NogginServiceUndoProcedure = "/noggin.v1.NogginService/Undo"
 	// NogginServiceRedoProcedure is the fully-qualified name of the NogginService's Redo RPC.
@@ -136,6 +138,8 @@ type NogginServiceClient interface {
 	Find(context.Context, *connect.Request[v1.FindRequest]) (*connect.Response[v1.FindResponse], error)
 	// Log lists the noggin's history of writes, newest first. Never writes.
 	Log(context.Context, *connect.Request[v1.LogRequest]) (*connect.Response[v1.LogResponse], error)
+	// Agents lists the agents' cursors; with forget it drops one first.
+	Agents(context.Context, *connect.Request[v1.AgentsRequest]) (*connect.Response[v1.AgentsResponse], error)
 	// Undo takes back the newest write not yet undone, only if the noggin is
 	// still in the state it left (else undo-conflict, nothing changes).
 	Undo(context.Context, *connect.Request[v1.UndoRequest]) (*connect.Response[v1.UndoResponse], error)
@@ -283,6 +287,12 @@ func NewNogginServiceClient(httpClient connect.HTTPClient, baseURL string, opts 
 			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 			connect.WithClientOptions(opts...),
 		),
+		agents: connect.NewClient[v1.AgentsRequest, v1.AgentsResponse](
+			httpClient,
+			baseURL+NogginServiceAgentsProcedure,
+			connect.WithSchema(nogginServiceMethods.ByName("Agents")),
+			connect.WithClientOptions(opts...),
+		),
 		undo: connect.NewClient[v1.UndoRequest, v1.UndoResponse](
 			httpClient,
 			baseURL+NogginServiceUndoProcedure,
@@ -348,6 +358,7 @@ type nogginServiceClient struct {
 	providers *connect.Client[v1.ProvidersRequest, v1.ProvidersResponse]
 	find      *connect.Client[v1.FindRequest, v1.FindResponse]
 	log       *connect.Client[v1.LogRequest, v1.LogResponse]
+	agents    *connect.Client[v1.AgentsRequest, v1.AgentsResponse]
 	undo      *connect.Client[v1.UndoRequest, v1.UndoResponse]
 	redo      *connect.Client[v1.RedoRequest, v1.RedoResponse]
 	list      *connect.Client[v1.ListRequest, v1.ListResponse]
@@ -437,6 +448,11 @@ func (c *nogginServiceClient) Log(ctx context.Context, req *connect.Request[v1.L
 	return c.log.CallUnary(ctx, req)
 }
 
+// Agents calls noggin.v1.NogginService.Agents.
+func (c *nogginServiceClient) Agents(ctx context.Context, req *connect.Request[v1.AgentsRequest]) (*connect.Response[v1.AgentsResponse], error) {
+	return c.agents.CallUnary(ctx, req)
+}
+
 // Undo calls noggin.v1.NogginService.Undo.
 func (c *nogginServiceClient) Undo(ctx context.Context, req *connect.Request[v1.UndoRequest]) (*connect.Response[v1.UndoResponse], error) {
 	return c.undo.CallUnary(ctx, req)
@@ -509,6 +525,8 @@ type NogginServiceHandler interface {
 	Find(context.Context, *connect.Request[v1.FindRequest]) (*connect.Response[v1.FindResponse], error)
 	// Log lists the noggin's history of writes, newest first. Never writes.
 	Log(context.Context, *connect.Request[v1.LogRequest]) (*connect.Response[v1.LogResponse], error)
+	// Agents lists the agents' cursors; with forget it drops one first.
+	Agents(context.Context, *connect.Request[v1.AgentsRequest]) (*connect.Response[v1.AgentsResponse], error)
 	// Undo takes back the newest write not yet undone, only if the noggin is
 	// still in the state it left (else undo-conflict, nothing changes).
 	Undo(context.Context, *connect.Request[v1.UndoRequest]) (*connect.Response[v1.UndoResponse], error)
@@ -652,6 +670,12 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 		connect.WithHandlerOptions(opts...),
 	)
+	nogginServiceAgentsHandler := connect.NewUnaryHandler(
+		NogginServiceAgentsProcedure,
+		svc.Agents,
+		connect.WithSchema(nogginServiceMethods.ByName("Agents")),
+		connect.WithHandlerOptions(opts...),
+	)
 	nogginServiceUndoHandler := connect.NewUnaryHandler(
 		NogginServiceUndoProcedure,
 		svc.Undo,
@@ -730,6 +754,8 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 			nogginServiceFindHandler.ServeHTTP(w, r)
 		case NogginServiceLogProcedure:
 			nogginServiceLogHandler.ServeHTTP(w, r)
+		case NogginServiceAgentsProcedure:
+			nogginServiceAgentsHandler.ServeHTTP(w, r)
 		case NogginServiceUndoProcedure:
 			nogginServiceUndoHandler.ServeHTTP(w, r)
 		case NogginServiceRedoProcedure:
@@ -815,6 +841,10 @@ func (UnimplementedNogginServiceHandler) Find(context.Context, *connect.Request[
 
 func (UnimplementedNogginServiceHandler) Log(context.Context, *connect.Request[v1.LogRequest]) (*connect.Response[v1.LogResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Log is not implemented"))
+}
+
+func (UnimplementedNogginServiceHandler) Agents(context.Context, *connect.Request[v1.AgentsRequest]) (*connect.Response[v1.AgentsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Agents is not implemented"))
 }
 
 func (UnimplementedNogginServiceHandler) Undo(context.Context, *connect.Request[v1.UndoRequest]) (*connect.Response[v1.UndoResponse], error) {

@@ -30,7 +30,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file noggin/v1/noggin.proto.
  */
 export const file_noggin_v1_noggin: GenFile = /*@__PURE__*/
-  fileDesc("ChZub2dnaW4vdjEvbm9nZ2luLnByb3RvEglub2dnaW4udjEiOgoETm90ZRIWCgl0aW1lc3RhbXAYASABKAlIAIgBARIMCgR0ZXh0GAIgASgJQgwKCl90aW1lc3RhbXAioAEKBEl0ZW0SCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARINCgV0aXRsZRgDIAEoCRIMCgRkb25lGAQgASgIEhcKCmNyZWF0ZWRfYXQYBSABKAlIAYgBARIeCgVub3RlcxgGIAMoCzIPLm5vZ2dpbi52MS5Ob3RlQg0KC19wYXJlbnRfa2V5Qg0KC19jcmVhdGVkX2F0ImIKCERvY3VtZW50EhYKDnNjaGVtYV92ZXJzaW9uGAEgASgFEhMKBmFjdGl2ZRgCIAEoCUgAiAEBEh4KBWl0ZW1zGAMgAygLMg8ubm9nZ2luLnYxLkl0ZW1CCQoHX2FjdGl2ZSL1AQoETm9kZRILCgNrZXkYASABKAkSFwoKcGFyZW50X2tleRgCIAEoCUgAiAEBEgwKBHBhdGgYAyABKAkSEAoIcG9zaXRpb24YBCABKAUSDQoFdGl0bGUYBSABKAkSDAoEZG9uZRgGIAEoCBIXCgpjcmVhdGVkX2F0GAcgASgJSAGIAQESHgoFbm90ZXMYCCADKAsyDy5ub2dnaW4udjEuTm90ZRIQCghleHBhbmRlZBgJIAEoCBIhCghjaGlsZHJlbhgKIAMoCzIPLm5vZ2dpbi52MS5Ob2RlQg0KC19wYXJlbnRfa2V5Qg0KC19jcmVhdGVkX2F0IowBCgRWaWV3EhgKC2FjdGl2ZV9wYXRoGAEgASgJSACIAQESFwoKYWN0aXZlX2tleRgCIAEoCUgBiAEBEhIKCnRhcmdldF9rZXkYAyABKAkSHgoFaXRlbXMYBCADKAsyDy5ub2dnaW4udjEuTm9kZUIOCgxfYWN0aXZlX3BhdGhCDQoLX2FjdGl2ZV9rZXkiKQoJUGxhY2VtZW50EgwKBGtpbmQYASABKAkSDgoGYW5jaG9yGAIgASgJIjAKBEdvdG8SDgoEc2VsZhgBIAEoCEgAEg4KBHBhdGgYAiABKAlIAEIICgZ0YXJnZXQiGgoIUHJvdmlkZXISDgoGc2NoZW1lGAEgASgJIjcKC0RlbGV0ZWRJdGVtEgsKA2tleRgBIAEoCRIMCgRwYXRoGAIgASgJEg0KBXRpdGxlGAMgASgJIisKB0tleVBhaXISDwoHb2xkX2tleRgBIAEoCRIPCgduZXdfa2V5GAIgASgJIvIECgZDaGFuZ2USKAoFYWRkZWQYASABKAsyFy5ub2dnaW4udjEuQ2hhbmdlLkFkZGVkSAASLAoHcmVtb3ZlZBgCIAEoCzIZLm5vZ2dpbi52MS5DaGFuZ2UuUmVtb3ZlZEgAEigKBW1vdmVkGAMgASgLMhcubm9nZ2luLnYxLkNoYW5nZS5Nb3ZlZEgAEiwKB3VwZGF0ZWQYBCABKAsyGS5ub2dnaW4udjEuQ2hhbmdlLlVwZGF0ZWRIABI5Cg5hY3RpdmVfY2hhbmdlZBgFIAEoCzIfLm5vZ2dpbi52MS5DaGFuZ2UuQWN0aXZlQ2hhbmdlZEgAGkAKBFNsb3QSFwoKcGFyZW50X2tleRgBIAEoCUgAiAEBEhAKCHBvc2l0aW9uGAIgASgFQg0KC19wYXJlbnRfa2V5Gk4KBUFkZGVkEgsKA2tleRgBIAEoCRIXCgpwYXJlbnRfa2V5GAIgASgJSACIAQESEAoIcG9zaXRpb24YAyABKAVCDQoLX3BhcmVudF9rZXkaFgoHUmVtb3ZlZBILCgNrZXkYASABKAkaXgoFTW92ZWQSCwoDa2V5GAEgASgJEiQKBGZyb20YAiABKAsyFi5ub2dnaW4udjEuQ2hhbmdlLlNsb3QSIgoCdG8YAyABKAsyFi5ub2dnaW4udjEuQ2hhbmdlLlNsb3QaJgoHVXBkYXRlZBILCgNrZXkYASABKAkSDgoGZmllbGRzGAIgAygJGkMKDUFjdGl2ZUNoYW5nZWQSEQoEZnJvbRgBIAEoCUgAiAEBEg8KAnRvGAIgASgJSAGIAQFCBwoFX2Zyb21CBQoDX3RvQgYKBGtpbmQisgIKC0Vycm9yRGV0YWlsEgwKBGNvZGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIRCglleGl0X2NvZGUYAyABKAUSKgoEZGF0YRgEIAMoCzIcLm5vZ2dpbi52MS5FcnJvckRldGFpbC5GaWVsZBIPCgdsaXRlcmFsGAUgASgIEgwKBHZlcmIYBiABKAkSEAoIZW52ZWxvcGUYByABKAkakwEKBUZpZWxkEgwKBG5hbWUYASABKAkSFgoMc3RyaW5nX3ZhbHVlGAIgASgJSAASEwoJaW50X3ZhbHVlGAMgASgDSAASFAoKYm9vbF92YWx1ZRgEIAEoCEgAEjAKCm51bGxfdmFsdWUYBSABKA4yGi5nb29nbGUucHJvdG9idWYuTnVsbFZhbHVlSABCBwoFdmFsdWUicwoLU2hvd1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRITCgtub19jaGlsZHJlbhgDIAEoCBIVCg13aXRoX3NpYmxpbmdzGAQgASgIEhgKEHdpdGhfZGVzY2VuZGFudHMYBSABKAgiLQoMU2hvd1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKWAQoPU2hvd0dvdG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSEwoLbm9fY2hpbGRyZW4YAyABKAgSFQoNd2l0aF9zaWJsaW5ncxgEIAEoCBIYChB3aXRoX2Rlc2NlbmRhbnRzGAUgASgIEh0KBGdvdG8YBiABKAsyDy5ub2dnaW4udjEuR290byIxChBTaG93R290b1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyIuCgtQdXNoUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRINCgV0aXRsZRgCIAEoCSItCgxQdXNoUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3InUKCkFkZFJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDQoFdGl0bGUYAiABKAkSJwoJcGxhY2VtZW50GAMgASgLMhQubm9nZ2luLnYxLlBsYWNlbWVudBIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8iLAoLQWRkUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3InUKC01vdmVSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSJwoJcGxhY2VtZW50GAMgASgLMhQubm9nZ2luLnYxLlBsYWNlbWVudBIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8iLQoMTW92ZVJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyItCgtHb3RvUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJIi0KDEdvdG9SZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXcibgoLRG9uZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRINCgVmb3JjZRgDIAEoCBIRCgljbG9zZV9hbGwYBCABKAgSHQoEZ290bxgFIAEoCzIPLm5vZ2dpbi52MS5Hb3RvIi0KDERvbmVSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXciewoKUG9wUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIRCgRwYXRoGAIgASgJSACIAQESDQoFZm9yY2UYAyABKAgSEQoJY2xvc2VfYWxsGAQgASgIEh0KBGdvdG8YBSABKAsyDy5ub2dnaW4udjEuR290b0IHCgVfcGF0aCIsCgtQb3BSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXciqAEKC0VkaXRSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSEQoEZG9uZRgDIAEoCEgAiAEBEhIKBXRpdGxlGAQgASgJSAGIAQESDQoFZm9yY2UYBSABKAgSEQoJY2xvc2VfYWxsGAYgASgIEh0KBGdvdG8YByABKAsyDy5ub2dnaW4udjEuR290b0IHCgVfZG9uZUIICgZfdGl0bGUiLQoMRWRpdFJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyJaCgtOb3RlUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEgwKBHRleHQYAyABKAkSHQoEZ290bxgEIAEoCzIPLm5vZ2dpbi52MS5Hb3RvIi0KDE5vdGVSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXciYQoNRGVsZXRlUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEhEKCXJlY3Vyc2l2ZRgDIAEoCBIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8icgoORGVsZXRlUmVzcG9uc2USJwoHZGVsZXRlZBgBIAEoCzIWLm5vZ2dpbi52MS5EZWxldGVkSXRlbRIYChBkZXNjZW5kYW50X2NvdW50GAIgASgFEh0KBHZpZXcYAyABKAsyDy5ub2dnaW4udjEuVmlldyI9CgtDb3B5UmVxdWVzdBIXCg9zb3VyY2VfbG9jYXRpb24YASABKAkSFQoNZGVzdF9sb2NhdGlvbhgCIAEoCSJDCgxDb3B5UmVzcG9uc2USDgoGY29waWVkGAEgASgFEiMKB21hcHBpbmcYAiADKAsyEi5ub2dnaW4udjEuS2V5UGFpciIgCgxXaGVyZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkiIQoNV2hlcmVSZXNwb25zZRIQCghsb2NhdGlvbhgBIAEoCSJ3CgtGaW5kUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRINCgVxdWVyeRgCIAEoCRIMCgRvcGVuGAMgASgIEgwKBGRvbmUYBCABKAgSDQoFdW5kZXIYBSABKAkSEgoFbGltaXQYBiABKAVIAIgBAUIICgZfbGltaXQiXAoJRmluZE1hdGNoEgsKA2tleRgBIAEoCRIMCgRwYXRoGAIgASgJEg0KBXRpdGxlGAMgASgJEgwKBGRvbmUYBCABKAgSFwoPbm90ZV90aW1lc3RhbXBzGAUgAygJIkQKDEZpbmRSZXNwb25zZRIlCgdtYXRjaGVzGAEgAygLMhQubm9nZ2luLnYxLkZpbmRNYXRjaBINCgV0b3RhbBgCIAEoBSKTAQoMSGlzdG9yeUVudHJ5EgsKA3NlcRgBIAEoBRIMCgR0aW1lGAIgASgJEgwKBHZlcmIYAyABKAkSDgoGdW5kb2VzGAQgASgFEg4KBnJlZG9lcxgFIAEoBRIPCgdzdW1tYXJ5GAYgASgJEikKB2NoYW5nZXMYByADKAsyGC5ub2dnaW4udjEuSGlzdG9yeUNoYW5nZSJGCg1IaXN0b3J5Q2hhbmdlEgwKBGtpbmQYASABKAkSEAoDa2V5GAIgASgJSACIAQESDQoFdGl0bGUYAyABKAlCBgoEX2tleSI8CgpMb2dSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEhIKBWxpbWl0GAIgASgFSACIAQFCCAoGX2xpbWl0IlwKC0xvZ1Jlc3BvbnNlEigKB2VudHJpZXMYASADKAsyFy5ub2dnaW4udjEuSGlzdG9yeUVudHJ5EhIKCnVucmVhZGFibGUYAiABKAUSDwoHbWlzc2luZxgDIAEoCCIfCgtVbmRvUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCSJVCgxVbmRvUmVzcG9uc2USJgoFZW50cnkYASABKAsyFy5ub2dnaW4udjEuSGlzdG9yeUVudHJ5Eh0KBHZpZXcYAiABKAsyDy5ub2dnaW4udjEuVmlldyIfCgtSZWRvUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCSJVCgxSZWRvUmVzcG9uc2USJgoFZW50cnkYASABKAsyFy5ub2dnaW4udjEuSGlzdG9yeUVudHJ5Eh0KBHZpZXcYAiABKAsyDy5ub2dnaW4udjEuVmlldyISChBQcm92aWRlcnNSZXF1ZXN0IjsKEVByb3ZpZGVyc1Jlc3BvbnNlEiYKCXByb3ZpZGVycxgBIAMoCzITLm5vZ2dpbi52MS5Qcm92aWRlciINCgtMaXN0UmVxdWVzdCIwCgxMaXN0UmVzcG9uc2USDQoFbmFtZXMYASADKAkSEQoJdHJ1bmNhdGVkGAIgASgIIiMKD1NuYXBzaG90UmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCSI5ChBTbmFwc2hvdFJlc3BvbnNlEiUKCGRvY3VtZW50GAEgASgLMhMubm9nZ2luLnYxLkRvY3VtZW50IiAKDFdhdGNoUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCSKSAQoNV2F0Y2hSZXNwb25zZRIPCgdpbml0aWFsGAEgASgIEiIKB2NoYW5nZXMYAiADKAsyES5ub2dnaW4udjEuQ2hhbmdlEiUKCGRvY3VtZW50GAMgASgLMhMubm9nZ2luLnYxLkRvY3VtZW50EiUKBWVycm9yGAQgASgLMhYubm9nZ2luLnYxLkVycm9yRGV0YWlsIjEKClJ1blJlcXVlc3QSDwoHcmVxdWVzdBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJIisKC1J1blJlc3BvbnNlEhAKCGVudmVsb3BlGAEgASgJEgoKAm9rGAIgASgIIkcKC0NhbGxSZXF1ZXN0EgwKBHZlcmIYASABKAkSKgoJYXJndW1lbnRzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIsCgxDYWxsUmVzcG9uc2USEAoIZW52ZWxvcGUYASABKAkSCgoCb2sYAiABKAgymgsKDU5vZ2dpblNlcnZpY2USPAoEU2hvdxIWLm5vZ2dpbi52MS5TaG93UmVxdWVzdBoXLm5vZ2dpbi52MS5TaG93UmVzcG9uc2UiA5ACARJFCghTaG93R290bxIaLm5vZ2dpbi52MS5TaG93R290b1JlcXVlc3QaGy5ub2dnaW4udjEuU2hvd0dvdG9SZXNwb25zZSIAEjkKBFB1c2gSFi5ub2dnaW4udjEuUHVzaFJlcXVlc3QaFy5ub2dnaW4udjEuUHVzaFJlc3BvbnNlIgASNgoDQWRkEhUubm9nZ2luLnYxLkFkZFJlcXVlc3QaFi5ub2dnaW4udjEuQWRkUmVzcG9uc2UiABI5CgRNb3ZlEhYubm9nZ2luLnYxLk1vdmVSZXF1ZXN0Ghcubm9nZ2luLnYxLk1vdmVSZXNwb25zZSIAEjkKBEdvdG8SFi5ub2dnaW4udjEuR290b1JlcXVlc3QaFy5ub2dnaW4udjEuR290b1Jlc3BvbnNlIgASOQoERG9uZRIWLm5vZ2dpbi52MS5Eb25lUmVxdWVzdBoXLm5vZ2dpbi52MS5Eb25lUmVzcG9uc2UiABI2CgNQb3ASFS5ub2dnaW4udjEuUG9wUmVxdWVzdBoWLm5vZ2dpbi52MS5Qb3BSZXNwb25zZSIAEjkKBEVkaXQSFi5ub2dnaW4udjEuRWRpdFJlcXVlc3QaFy5ub2dnaW4udjEuRWRpdFJlc3BvbnNlIgASOQoETm90ZRIWLm5vZ2dpbi52MS5Ob3RlUmVxdWVzdBoXLm5vZ2dpbi52MS5Ob3RlUmVzcG9uc2UiABI/CgZEZWxldGUSGC5ub2dnaW4udjEuRGVsZXRlUmVxdWVzdBoZLm5vZ2dpbi52MS5EZWxldGVSZXNwb25zZSIAEjkKBENvcHkSFi5ub2dnaW4udjEuQ29weVJlcXVlc3QaFy5ub2dnaW4udjEuQ29weVJlc3BvbnNlIgASPwoFV2hlcmUSFy5ub2dnaW4udjEuV2hlcmVSZXF1ZXN0Ghgubm9nZ2luLnYxLldoZXJlUmVzcG9uc2UiA5ACARJLCglQcm92aWRlcnMSGy5ub2dnaW4udjEuUHJvdmlkZXJzUmVxdWVzdBocLm5vZ2dpbi52MS5Qcm92aWRlcnNSZXNwb25zZSIDkAIBEjwKBEZpbmQSFi5ub2dnaW4udjEuRmluZFJlcXVlc3QaFy5ub2dnaW4udjEuRmluZFJlc3BvbnNlIgOQAgESOQoDTG9nEhUubm9nZ2luLnYxLkxvZ1JlcXVlc3QaFi5ub2dnaW4udjEuTG9nUmVzcG9uc2UiA5ACARI5CgRVbmRvEhYubm9nZ2luLnYxLlVuZG9SZXF1ZXN0Ghcubm9nZ2luLnYxLlVuZG9SZXNwb25zZSIAEjkKBFJlZG8SFi5ub2dnaW4udjEuUmVkb1JlcXVlc3QaFy5ub2dnaW4udjEuUmVkb1Jlc3BvbnNlIgASPAoETGlzdBIWLm5vZ2dpbi52MS5MaXN0UmVxdWVzdBoXLm5vZ2dpbi52MS5MaXN0UmVzcG9uc2UiA5ACARJICghTbmFwc2hvdBIaLm5vZ2dpbi52MS5TbmFwc2hvdFJlcXVlc3QaGy5ub2dnaW4udjEuU25hcHNob3RSZXNwb25zZSIDkAIBEjkKBENhbGwSFi5ub2dnaW4udjEuQ2FsbFJlcXVlc3QaFy5ub2dnaW4udjEuQ2FsbFJlc3BvbnNlIgASNgoDUnVuEhUubm9nZ2luLnYxLlJ1blJlcXVlc3QaFi5ub2dnaW4udjEuUnVuUmVzcG9uc2UiABI+CgVXYXRjaBIXLm5vZ2dpbi52MS5XYXRjaFJlcXVlc3QaGC5ub2dnaW4udjEuV2F0Y2hSZXNwb25zZSIAMAFCQVo/Z2l0aHViLmNvbS9ub2dnaW4tZ28vbm9nZ2luL3N1cmZhY2VzL3JwYy9nZW4vbm9nZ2luL3YxO25vZ2dpbnYxYgZwcm90bzM", [file_google_protobuf_struct]);
+  fileDesc("ChZub2dnaW4vdjEvbm9nZ2luLnByb3RvEglub2dnaW4udjEiOgoETm90ZRIWCgl0aW1lc3RhbXAYASABKAlIAIgBARIMCgR0ZXh0GAIgASgJQgwKCl90aW1lc3RhbXAioAEKBEl0ZW0SCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARINCgV0aXRsZRgDIAEoCRIMCgRkb25lGAQgASgIEhcKCmNyZWF0ZWRfYXQYBSABKAlIAYgBARIeCgVub3RlcxgGIAMoCzIPLm5vZ2dpbi52MS5Ob3RlQg0KC19wYXJlbnRfa2V5Qg0KC19jcmVhdGVkX2F0ImIKCERvY3VtZW50EhYKDnNjaGVtYV92ZXJzaW9uGAEgASgFEhMKBmFjdGl2ZRgCIAEoCUgAiAEBEh4KBWl0ZW1zGAMgAygLMg8ubm9nZ2luLnYxLkl0ZW1CCQoHX2FjdGl2ZSL1AQoETm9kZRILCgNrZXkYASABKAkSFwoKcGFyZW50X2tleRgCIAEoCUgAiAEBEgwKBHBhdGgYAyABKAkSEAoIcG9zaXRpb24YBCABKAUSDQoFdGl0bGUYBSABKAkSDAoEZG9uZRgGIAEoCBIXCgpjcmVhdGVkX2F0GAcgASgJSAGIAQESHgoFbm90ZXMYCCADKAsyDy5ub2dnaW4udjEuTm90ZRIQCghleHBhbmRlZBgJIAEoCBIhCghjaGlsZHJlbhgKIAMoCzIPLm5vZ2dpbi52MS5Ob2RlQg0KC19wYXJlbnRfa2V5Qg0KC19jcmVhdGVkX2F0IqwBCgRWaWV3EhgKC2FjdGl2ZV9wYXRoGAEgASgJSACIAQESFwoKYWN0aXZlX2tleRgCIAEoCUgBiAEBEhIKCnRhcmdldF9rZXkYAyABKAkSHgoFaXRlbXMYBCADKAsyDy5ub2dnaW4udjEuTm9kZRITCgZjdXJzb3IYBSABKAlIAogBAUIOCgxfYWN0aXZlX3BhdGhCDQoLX2FjdGl2ZV9rZXlCCQoHX2N1cnNvciIpCglQbGFjZW1lbnQSDAoEa2luZBgBIAEoCRIOCgZhbmNob3IYAiABKAkiMAoER290bxIOCgRzZWxmGAEgASgISAASDgoEcGF0aBgCIAEoCUgAQggKBnRhcmdldCIaCghQcm92aWRlchIOCgZzY2hlbWUYASABKAkiNwoLRGVsZXRlZEl0ZW0SCwoDa2V5GAEgASgJEgwKBHBhdGgYAiABKAkSDQoFdGl0bGUYAyABKAkiKwoHS2V5UGFpchIPCgdvbGRfa2V5GAEgASgJEg8KB25ld19rZXkYAiABKAki8gQKBkNoYW5nZRIoCgVhZGRlZBgBIAEoCzIXLm5vZ2dpbi52MS5DaGFuZ2UuQWRkZWRIABIsCgdyZW1vdmVkGAIgASgLMhkubm9nZ2luLnYxLkNoYW5nZS5SZW1vdmVkSAASKAoFbW92ZWQYAyABKAsyFy5ub2dnaW4udjEuQ2hhbmdlLk1vdmVkSAASLAoHdXBkYXRlZBgEIAEoCzIZLm5vZ2dpbi52MS5DaGFuZ2UuVXBkYXRlZEgAEjkKDmFjdGl2ZV9jaGFuZ2VkGAUgASgLMh8ubm9nZ2luLnYxLkNoYW5nZS5BY3RpdmVDaGFuZ2VkSAAaQAoEU2xvdBIXCgpwYXJlbnRfa2V5GAEgASgJSACIAQESEAoIcG9zaXRpb24YAiABKAVCDQoLX3BhcmVudF9rZXkaTgoFQWRkZWQSCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARIQCghwb3NpdGlvbhgDIAEoBUINCgtfcGFyZW50X2tleRoWCgdSZW1vdmVkEgsKA2tleRgBIAEoCRpeCgVNb3ZlZBILCgNrZXkYASABKAkSJAoEZnJvbRgCIAEoCzIWLm5vZ2dpbi52MS5DaGFuZ2UuU2xvdBIiCgJ0bxgDIAEoCzIWLm5vZ2dpbi52MS5DaGFuZ2UuU2xvdBomCgdVcGRhdGVkEgsKA2tleRgBIAEoCRIOCgZmaWVsZHMYAiADKAkaQwoNQWN0aXZlQ2hhbmdlZBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBAUIHCgVfZnJvbUIFCgNfdG9CBgoEa2luZCKyAgoLRXJyb3JEZXRhaWwSDAoEY29kZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEhEKCWV4aXRfY29kZRgDIAEoBRIqCgRkYXRhGAQgAygLMhwubm9nZ2luLnYxLkVycm9yRGV0YWlsLkZpZWxkEg8KB2xpdGVyYWwYBSABKAgSDAoEdmVyYhgGIAEoCRIQCghlbnZlbG9wZRgHIAEoCRqTAQoFRmllbGQSDAoEbmFtZRgBIAEoCRIWCgxzdHJpbmdfdmFsdWUYAiABKAlIABITCglpbnRfdmFsdWUYAyABKANIABIUCgpib29sX3ZhbHVlGAQgASgISAASMAoKbnVsbF92YWx1ZRgFIAEoDjIaLmdvb2dsZS5wcm90b2J1Zi5OdWxsVmFsdWVIAEIHCgV2YWx1ZSJzCgtTaG93UmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEhMKC25vX2NoaWxkcmVuGAMgASgIEhUKDXdpdGhfc2libGluZ3MYBCABKAgSGAoQd2l0aF9kZXNjZW5kYW50cxgFIAEoCCItCgxTaG93UmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3IpYBCg9TaG93R290b1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRITCgtub19jaGlsZHJlbhgDIAEoCBIVCg13aXRoX3NpYmxpbmdzGAQgASgIEhgKEHdpdGhfZGVzY2VuZGFudHMYBSABKAgSHQoEZ290bxgGIAEoCzIPLm5vZ2dpbi52MS5Hb3RvIjEKEFNob3dHb3RvUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3Ii4KC1B1c2hSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXRpdGxlGAIgASgJIi0KDFB1c2hSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXcidQoKQWRkUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRINCgV0aXRsZRgCIAEoCRInCglwbGFjZW1lbnQYAyABKAsyFC5ub2dnaW4udjEuUGxhY2VtZW50Eh0KBGdvdG8YBCABKAsyDy5ub2dnaW4udjEuR290byIsCgtBZGRSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXcidQoLTW92ZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRInCglwbGFjZW1lbnQYAyABKAsyFC5ub2dnaW4udjEuUGxhY2VtZW50Eh0KBGdvdG8YBCABKAsyDy5ub2dnaW4udjEuR290byItCgxNb3ZlUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3Ii0KC0dvdG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkiLQoMR290b1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyJuCgtEb25lUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEg0KBWZvcmNlGAMgASgIEhEKCWNsb3NlX2FsbBgEIAEoCBIdCgRnb3RvGAUgASgLMg8ubm9nZ2luLnYxLkdvdG8iLQoMRG9uZVJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyJ7CgpQb3BSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEhEKBHBhdGgYAiABKAlIAIgBARINCgVmb3JjZRgDIAEoCBIRCgljbG9zZV9hbGwYBCABKAgSHQoEZ290bxgFIAEoCzIPLm5vZ2dpbi52MS5Hb3RvQgcKBV9wYXRoIiwKC1BvcFJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKoAQoLRWRpdFJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRIRCgRkb25lGAMgASgISACIAQESEgoFdGl0bGUYBCABKAlIAYgBARINCgVmb3JjZRgFIAEoCBIRCgljbG9zZV9hbGwYBiABKAgSHQoEZ290bxgHIAEoCzIPLm5vZ2dpbi52MS5Hb3RvQgcKBV9kb25lQggKBl90aXRsZSItCgxFZGl0UmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3IloKC05vdGVSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSDAoEdGV4dBgDIAEoCRIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8iLQoMTm90ZVJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyJhCg1EZWxldGVSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSEQoJcmVjdXJzaXZlGAMgASgIEh0KBGdvdG8YBCABKAsyDy5ub2dnaW4udjEuR290byJyCg5EZWxldGVSZXNwb25zZRInCgdkZWxldGVkGAEgASgLMhYubm9nZ2luLnYxLkRlbGV0ZWRJdGVtEhgKEGRlc2NlbmRhbnRfY291bnQYAiABKAUSHQoEdmlldxgDIAEoCzIPLm5vZ2dpbi52MS5WaWV3Ij0KC0NvcHlSZXF1ZXN0EhcKD3NvdXJjZV9sb2NhdGlvbhgBIAEoCRIVCg1kZXN0X2xvY2F0aW9uGAIgASgJIkMKDENvcHlSZXNwb25zZRIOCgZjb3BpZWQYASABKAUSIwoHbWFwcGluZxgCIAMoCzISLm5vZ2dpbi52MS5LZXlQYWlyIiAKDFdoZXJlUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCSI/Cg1XaGVyZVJlc3BvbnNlEhAKCGxvY2F0aW9uGAEgASgJEhIKBWFnZW50GAIgASgJSACIAQFCCAoGX2FnZW50IkEKDUFnZW50c1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSEwoGZm9yZ2V0GAIgASgJSACIAQFCCQoHX2ZvcmdldCJeCg5BZ2VudHNSZXNwb25zZRIWCglmb3Jnb3R0ZW4YASABKAlIAIgBARImCgZhZ2VudHMYAiADKAsyFi5ub2dnaW4udjEuQWdlbnRDdXJzb3JCDAoKX2ZvcmdvdHRlbiJwCgtBZ2VudEN1cnNvchINCgVhZ2VudBgBIAEoCRIQCgNrZXkYAiABKAlIAIgBARIRCgRwYXRoGAMgASgJSAGIAQESEgoFdGl0bGUYBCABKAlIAogBAUIGCgRfa2V5QgcKBV9wYXRoQggKBl90aXRsZSJ3CgtGaW5kUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRINCgVxdWVyeRgCIAEoCRIMCgRvcGVuGAMgASgIEgwKBGRvbmUYBCABKAgSDQoFdW5kZXIYBSABKAkSEgoFbGltaXQYBiABKAVIAIgBAUIICgZfbGltaXQiXAoJRmluZE1hdGNoEgsKA2tleRgBIAEoCRIMCgRwYXRoGAIgASgJEg0KBXRpdGxlGAMgASgJEgwKBGRvbmUYBCABKAgSFwoPbm90ZV90aW1lc3RhbXBzGAUgAygJIkQKDEZpbmRSZXNwb25zZRIlCgdtYXRjaGVzGAEgAygLMhQubm9nZ2luLnYxLkZpbmRNYXRjaBINCgV0b3RhbBgCIAEoBSKxAQoMSGlzdG9yeUVudHJ5EgsKA3NlcRgBIAEoBRIMCgR0aW1lGAIgASgJEgwKBHZlcmIYAyABKAkSDgoGdW5kb2VzGAQgASgFEg4KBnJlZG9lcxgFIAEoBRIPCgdzdW1tYXJ5GAYgASgJEikKB2NoYW5nZXMYByADKAsyGC5ub2dnaW4udjEuSGlzdG9yeUNoYW5nZRISCgVhZ2VudBgIIAEoCUgAiAEBQggKBl9hZ2VudCJmCg1IaXN0b3J5Q2hhbmdlEgwKBGtpbmQYASABKAkSEAoDa2V5GAIgASgJSACIAQESDQoFdGl0bGUYAyABKAkSEwoGY3Vyc29yGAQgASgJSAGIAQFCBgoEX2tleUIJCgdfY3Vyc29yIlQKCkxvZ1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSEgoFbGltaXQYAiABKAVIAIgBARIPCgJieRgDIAEoCUgBiAEBQggKBl9saW1pdEIFCgNfYnkiXAoLTG9nUmVzcG9uc2USKAoHZW50cmllcxgBIAMoCzIXLm5vZ2dpbi52MS5IaXN0b3J5RW50cnkSEgoKdW5yZWFkYWJsZRgCIAEoBRIPCgdtaXNzaW5nGAMgASgIIh8KC1VuZG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJIlUKDFVuZG9SZXNwb25zZRImCgVlbnRyeRgBIAEoCzIXLm5vZ2dpbi52MS5IaXN0b3J5RW50cnkSHQoEdmlldxgCIAEoCzIPLm5vZ2dpbi52MS5WaWV3Ih8KC1JlZG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJIlUKDFJlZG9SZXNwb25zZRImCgVlbnRyeRgBIAEoCzIXLm5vZ2dpbi52MS5IaXN0b3J5RW50cnkSHQoEdmlldxgCIAEoCzIPLm5vZ2dpbi52MS5WaWV3IhIKEFByb3ZpZGVyc1JlcXVlc3QiOwoRUHJvdmlkZXJzUmVzcG9uc2USJgoJcHJvdmlkZXJzGAEgAygLMhMubm9nZ2luLnYxLlByb3ZpZGVyIg0KC0xpc3RSZXF1ZXN0IjAKDExpc3RSZXNwb25zZRINCgVuYW1lcxgBIAMoCRIRCgl0cnVuY2F0ZWQYAiABKAgiIwoPU25hcHNob3RSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJIjkKEFNuYXBzaG90UmVzcG9uc2USJQoIZG9jdW1lbnQYASABKAsyEy5ub2dnaW4udjEuRG9jdW1lbnQiIAoMV2F0Y2hSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJIpIBCg1XYXRjaFJlc3BvbnNlEg8KB2luaXRpYWwYASABKAgSIgoHY2hhbmdlcxgCIAMoCzIRLm5vZ2dpbi52MS5DaGFuZ2USJQoIZG9jdW1lbnQYAyABKAsyEy5ub2dnaW4udjEuRG9jdW1lbnQSJQoFZXJyb3IYBCABKAsyFi5ub2dnaW4udjEuRXJyb3JEZXRhaWwiMQoKUnVuUmVxdWVzdBIPCgdyZXF1ZXN0GAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkiKwoLUnVuUmVzcG9uc2USEAoIZW52ZWxvcGUYASABKAkSCgoCb2sYAiABKAgiRwoLQ2FsbFJlcXVlc3QSDAoEdmVyYhgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IiwKDENhbGxSZXNwb25zZRIQCghlbnZlbG9wZRgBIAEoCRIKCgJvaxgCIAEoCDLbCwoNTm9nZ2luU2VydmljZRI8CgRTaG93EhYubm9nZ2luLnYxLlNob3dSZXF1ZXN0Ghcubm9nZ2luLnYxLlNob3dSZXNwb25zZSIDkAIBEkUKCFNob3dHb3RvEhoubm9nZ2luLnYxLlNob3dHb3RvUmVxdWVzdBobLm5vZ2dpbi52MS5TaG93R290b1Jlc3BvbnNlIgASOQoEUHVzaBIWLm5vZ2dpbi52MS5QdXNoUmVxdWVzdBoXLm5vZ2dpbi52MS5QdXNoUmVzcG9uc2UiABI2CgNBZGQSFS5ub2dnaW4udjEuQWRkUmVxdWVzdBoWLm5vZ2dpbi52MS5BZGRSZXNwb25zZSIAEjkKBE1vdmUSFi5ub2dnaW4udjEuTW92ZVJlcXVlc3QaFy5ub2dnaW4udjEuTW92ZVJlc3BvbnNlIgASOQoER290bxIWLm5vZ2dpbi52MS5Hb3RvUmVxdWVzdBoXLm5vZ2dpbi52MS5Hb3RvUmVzcG9uc2UiABI5CgREb25lEhYubm9nZ2luLnYxLkRvbmVSZXF1ZXN0Ghcubm9nZ2luLnYxLkRvbmVSZXNwb25zZSIAEjYKA1BvcBIVLm5vZ2dpbi52MS5Qb3BSZXF1ZXN0GhYubm9nZ2luLnYxLlBvcFJlc3BvbnNlIgASOQoERWRpdBIWLm5vZ2dpbi52MS5FZGl0UmVxdWVzdBoXLm5vZ2dpbi52MS5FZGl0UmVzcG9uc2UiABI5CgROb3RlEhYubm9nZ2luLnYxLk5vdGVSZXF1ZXN0Ghcubm9nZ2luLnYxLk5vdGVSZXNwb25zZSIAEj8KBkRlbGV0ZRIYLm5vZ2dpbi52MS5EZWxldGVSZXF1ZXN0Ghkubm9nZ2luLnYxLkRlbGV0ZVJlc3BvbnNlIgASOQoEQ29weRIWLm5vZ2dpbi52MS5Db3B5UmVxdWVzdBoXLm5vZ2dpbi52MS5Db3B5UmVzcG9uc2UiABI/CgVXaGVyZRIXLm5vZ2dpbi52MS5XaGVyZVJlcXVlc3QaGC5ub2dnaW4udjEuV2hlcmVSZXNwb25zZSIDkAIBEksKCVByb3ZpZGVycxIbLm5vZ2dpbi52MS5Qcm92aWRlcnNSZXF1ZXN0Ghwubm9nZ2luLnYxLlByb3ZpZGVyc1Jlc3BvbnNlIgOQAgESPAoERmluZBIWLm5vZ2dpbi52MS5GaW5kUmVxdWVzdBoXLm5vZ2dpbi52MS5GaW5kUmVzcG9uc2UiA5ACARI5CgNMb2cSFS5ub2dnaW4udjEuTG9nUmVxdWVzdBoWLm5vZ2dpbi52MS5Mb2dSZXNwb25zZSIDkAIBEj8KBkFnZW50cxIYLm5vZ2dpbi52MS5BZ2VudHNSZXF1ZXN0Ghkubm9nZ2luLnYxLkFnZW50c1Jlc3BvbnNlIgASOQoEVW5kbxIWLm5vZ2dpbi52MS5VbmRvUmVxdWVzdBoXLm5vZ2dpbi52MS5VbmRvUmVzcG9uc2UiABI5CgRSZWRvEhYubm9nZ2luLnYxLlJlZG9SZXF1ZXN0Ghcubm9nZ2luLnYxLlJlZG9SZXNwb25zZSIAEjwKBExpc3QSFi5ub2dnaW4udjEuTGlzdFJlcXVlc3QaFy5ub2dnaW4udjEuTGlzdFJlc3BvbnNlIgOQAgESSAoIU25hcHNob3QSGi5ub2dnaW4udjEuU25hcHNob3RSZXF1ZXN0Ghsubm9nZ2luLnYxLlNuYXBzaG90UmVzcG9uc2UiA5ACARI5CgRDYWxsEhYubm9nZ2luLnYxLkNhbGxSZXF1ZXN0Ghcubm9nZ2luLnYxLkNhbGxSZXNwb25zZSIAEjYKA1J1bhIVLm5vZ2dpbi52MS5SdW5SZXF1ZXN0GhYubm9nZ2luLnYxLlJ1blJlc3BvbnNlIgASPgoFV2F0Y2gSFy5ub2dnaW4udjEuV2F0Y2hSZXF1ZXN0Ghgubm9nZ2luLnYxLldhdGNoUmVzcG9uc2UiADABQkFaP2dpdGh1Yi5jb20vbm9nZ2luLWdvL25vZ2dpbi9zdXJmYWNlcy9ycGMvZ2VuL25vZ2dpbi92MTtub2dnaW52MWIGcHJvdG8z", [file_google_protobuf_struct]);
 
 /**
  * Note is one timestamped note of an item.
@@ -270,6 +270,13 @@ export type View = Message<"noggin.v1.View"> & {
    * @generated from field: repeated noggin.v1.Node items = 4;
    */
   items: Node[];
+
+  /**
+   * The agent whose cursor is the active item; absent for the shared one.
+   *
+   * @generated from field: optional string cursor = 5;
+   */
+  cursor?: string | undefined;
 };
 
 /**
@@ -1616,6 +1623,13 @@ export type WhereResponse = Message<"noggin.v1.WhereResponse"> & {
    * @generated from field: string location = 1;
    */
   location: string;
+
+  /**
+   * The agent the call was made for (the Noggin-Agent header); absent for none.
+   *
+   * @generated from field: optional string agent = 2;
+   */
+  agent?: string | undefined;
 };
 
 /**
@@ -1624,6 +1638,104 @@ export type WhereResponse = Message<"noggin.v1.WhereResponse"> & {
  */
 export const WhereResponseSchema: GenMessage<WhereResponse> = /*@__PURE__*/
   messageDesc(file_noggin_v1_noggin, 37);
+
+/**
+ * AgentsRequest names the noggin, and an agent whose cursor to drop.
+ *
+ * @generated from message noggin.v1.AgentsRequest
+ */
+export type AgentsRequest = Message<"noggin.v1.AgentsRequest"> & {
+  /**
+   * Location of the noggin.
+   *
+   * @generated from field: string location = 1;
+   */
+  location: string;
+
+  /**
+   * Forget drops this agent's cursor first (unknown-agent when it has none).
+   *
+   * @generated from field: optional string forget = 2;
+   */
+  forget?: string | undefined;
+};
+
+/**
+ * Describes the message noggin.v1.AgentsRequest.
+ * Use `create(AgentsRequestSchema)` to create a new message.
+ */
+export const AgentsRequestSchema: GenMessage<AgentsRequest> = /*@__PURE__*/
+  messageDesc(file_noggin_v1_noggin, 38);
+
+/**
+ * AgentsResponse lists the agents' cursors.
+ *
+ * @generated from message noggin.v1.AgentsResponse
+ */
+export type AgentsResponse = Message<"noggin.v1.AgentsResponse"> & {
+  /**
+   * The agent whose cursor was dropped; absent for none.
+   *
+   * @generated from field: optional string forgotten = 1;
+   */
+  forgotten?: string | undefined;
+
+  /**
+   * The cursors, in the noggin's order.
+   *
+   * @generated from field: repeated noggin.v1.AgentCursor agents = 2;
+   */
+  agents: AgentCursor[];
+};
+
+/**
+ * Describes the message noggin.v1.AgentsResponse.
+ * Use `create(AgentsResponseSchema)` to create a new message.
+ */
+export const AgentsResponseSchema: GenMessage<AgentsResponse> = /*@__PURE__*/
+  messageDesc(file_noggin_v1_noggin, 39);
+
+/**
+ * AgentCursor is one agent's cursor.
+ *
+ * @generated from message noggin.v1.AgentCursor
+ */
+export type AgentCursor = Message<"noggin.v1.AgentCursor"> & {
+  /**
+   * The agent's name.
+   *
+   * @generated from field: string agent = 1;
+   */
+  agent: string;
+
+  /**
+   * Key of its active item; absent for none.
+   *
+   * @generated from field: optional string key = 2;
+   */
+  key?: string | undefined;
+
+  /**
+   * Path of that item; absent when none has the key.
+   *
+   * @generated from field: optional string path = 3;
+   */
+  path?: string | undefined;
+
+  /**
+   * Title of that item; absent when none has the key.
+   *
+   * @generated from field: optional string title = 4;
+   */
+  title?: string | undefined;
+};
+
+/**
+ * Describes the message noggin.v1.AgentCursor.
+ * Use `create(AgentCursorSchema)` to create a new message.
+ */
+export const AgentCursorSchema: GenMessage<AgentCursor> = /*@__PURE__*/
+  messageDesc(file_noggin_v1_noggin, 40);
 
 /**
  * FindRequest holds the options of find.
@@ -1679,7 +1791,7 @@ export type FindRequest = Message<"noggin.v1.FindRequest"> & {
  * Use `create(FindRequestSchema)` to create a new message.
  */
 export const FindRequestSchema: GenMessage<FindRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 38);
+  messageDesc(file_noggin_v1_noggin, 41);
 
 /**
  * FindMatch is one item find matched.
@@ -1729,7 +1841,7 @@ export type FindMatch = Message<"noggin.v1.FindMatch"> & {
  * Use `create(FindMatchSchema)` to create a new message.
  */
 export const FindMatchSchema: GenMessage<FindMatch> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 39);
+  messageDesc(file_noggin_v1_noggin, 42);
 
 /**
  * FindResponse is the FindResult.
@@ -1757,7 +1869,7 @@ export type FindResponse = Message<"noggin.v1.FindResponse"> & {
  * Use `create(FindResponseSchema)` to create a new message.
  */
 export const FindResponseSchema: GenMessage<FindResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 40);
+  messageDesc(file_noggin_v1_noggin, 43);
 
 /**
  * HistoryEntry is one write of a noggin's history.
@@ -1813,6 +1925,13 @@ export type HistoryEntry = Message<"noggin.v1.HistoryEntry"> & {
    * @generated from field: repeated noggin.v1.HistoryChange changes = 7;
    */
   changes: HistoryChange[];
+
+  /**
+   * The agent the write was made for; absent for none.
+   *
+   * @generated from field: optional string agent = 8;
+   */
+  agent?: string | undefined;
 };
 
 /**
@@ -1820,7 +1939,7 @@ export type HistoryEntry = Message<"noggin.v1.HistoryEntry"> & {
  * Use `create(HistoryEntrySchema)` to create a new message.
  */
 export const HistoryEntrySchema: GenMessage<HistoryEntry> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 41);
+  messageDesc(file_noggin_v1_noggin, 44);
 
 /**
  * HistoryChange is one change of a write (docs/envelope.md).
@@ -1849,6 +1968,14 @@ export type HistoryChange = Message<"noggin.v1.HistoryChange"> & {
    * @generated from field: string title = 3;
    */
   title: string;
+
+  /**
+   * For "activated": the agent whose cursor moved; absent for the shared
+   * active item.
+   *
+   * @generated from field: optional string cursor = 4;
+   */
+  cursor?: string | undefined;
 };
 
 /**
@@ -1856,7 +1983,7 @@ export type HistoryChange = Message<"noggin.v1.HistoryChange"> & {
  * Use `create(HistoryChangeSchema)` to create a new message.
  */
 export const HistoryChangeSchema: GenMessage<HistoryChange> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 42);
+  messageDesc(file_noggin_v1_noggin, 45);
 
 /**
  * LogRequest holds the options of log.
@@ -1877,6 +2004,13 @@ export type LogRequest = Message<"noggin.v1.LogRequest"> & {
    * @generated from field: optional int32 limit = 2;
    */
   limit?: number | undefined;
+
+  /**
+   * By lists only the writes made for this agent.
+   *
+   * @generated from field: optional string by = 3;
+   */
+  by?: string | undefined;
 };
 
 /**
@@ -1884,7 +2018,7 @@ export type LogRequest = Message<"noggin.v1.LogRequest"> & {
  * Use `create(LogRequestSchema)` to create a new message.
  */
 export const LogRequestSchema: GenMessage<LogRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 43);
+  messageDesc(file_noggin_v1_noggin, 46);
 
 /**
  * LogResponse is the LogResult.
@@ -1919,7 +2053,7 @@ export type LogResponse = Message<"noggin.v1.LogResponse"> & {
  * Use `create(LogResponseSchema)` to create a new message.
  */
 export const LogResponseSchema: GenMessage<LogResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 44);
+  messageDesc(file_noggin_v1_noggin, 47);
 
 /**
  * UndoRequest names the noggin.
@@ -1940,7 +2074,7 @@ export type UndoRequest = Message<"noggin.v1.UndoRequest"> & {
  * Use `create(UndoRequestSchema)` to create a new message.
  */
 export const UndoRequestSchema: GenMessage<UndoRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 45);
+  messageDesc(file_noggin_v1_noggin, 48);
 
 /**
  * UndoResponse is the UndoResult of undo.
@@ -1968,7 +2102,7 @@ export type UndoResponse = Message<"noggin.v1.UndoResponse"> & {
  * Use `create(UndoResponseSchema)` to create a new message.
  */
 export const UndoResponseSchema: GenMessage<UndoResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 46);
+  messageDesc(file_noggin_v1_noggin, 49);
 
 /**
  * RedoRequest names the noggin.
@@ -1989,7 +2123,7 @@ export type RedoRequest = Message<"noggin.v1.RedoRequest"> & {
  * Use `create(RedoRequestSchema)` to create a new message.
  */
 export const RedoRequestSchema: GenMessage<RedoRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 47);
+  messageDesc(file_noggin_v1_noggin, 50);
 
 /**
  * RedoResponse is the UndoResult of redo.
@@ -2017,7 +2151,7 @@ export type RedoResponse = Message<"noggin.v1.RedoResponse"> & {
  * Use `create(RedoResponseSchema)` to create a new message.
  */
 export const RedoResponseSchema: GenMessage<RedoResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 48);
+  messageDesc(file_noggin_v1_noggin, 51);
 
 /**
  * ProvidersRequest is empty: providers opens no noggin.
@@ -2032,7 +2166,7 @@ export type ProvidersRequest = Message<"noggin.v1.ProvidersRequest"> & {
  * Use `create(ProvidersRequestSchema)` to create a new message.
  */
 export const ProvidersRequestSchema: GenMessage<ProvidersRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 49);
+  messageDesc(file_noggin_v1_noggin, 52);
 
 /**
  * ProvidersResponse lists the registered schemes in registration order.
@@ -2053,7 +2187,7 @@ export type ProvidersResponse = Message<"noggin.v1.ProvidersResponse"> & {
  * Use `create(ProvidersResponseSchema)` to create a new message.
  */
 export const ProvidersResponseSchema: GenMessage<ProvidersResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 50);
+  messageDesc(file_noggin_v1_noggin, 53);
 
 /**
  * ListRequest asks for the names of the served noggins.
@@ -2068,7 +2202,7 @@ export type ListRequest = Message<"noggin.v1.ListRequest"> & {
  * Use `create(ListRequestSchema)` to create a new message.
  */
 export const ListRequestSchema: GenMessage<ListRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 51);
+  messageDesc(file_noggin_v1_noggin, 54);
 
 /**
  * ListResponse names the served noggins.
@@ -2097,7 +2231,7 @@ export type ListResponse = Message<"noggin.v1.ListResponse"> & {
  * Use `create(ListResponseSchema)` to create a new message.
  */
 export const ListResponseSchema: GenMessage<ListResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 52);
+  messageDesc(file_noggin_v1_noggin, 55);
 
 /**
  * SnapshotRequest names the noggin.
@@ -2118,7 +2252,7 @@ export type SnapshotRequest = Message<"noggin.v1.SnapshotRequest"> & {
  * Use `create(SnapshotRequestSchema)` to create a new message.
  */
 export const SnapshotRequestSchema: GenMessage<SnapshotRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 53);
+  messageDesc(file_noggin_v1_noggin, 56);
 
 /**
  * SnapshotResponse holds the current document.
@@ -2139,7 +2273,7 @@ export type SnapshotResponse = Message<"noggin.v1.SnapshotResponse"> & {
  * Use `create(SnapshotResponseSchema)` to create a new message.
  */
 export const SnapshotResponseSchema: GenMessage<SnapshotResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 54);
+  messageDesc(file_noggin_v1_noggin, 57);
 
 /**
  * WatchRequest names the noggin to watch.
@@ -2160,7 +2294,7 @@ export type WatchRequest = Message<"noggin.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 55);
+  messageDesc(file_noggin_v1_noggin, 58);
 
 /**
  * WatchResponse is one message of the Watch stream.
@@ -2204,7 +2338,7 @@ export type WatchResponse = Message<"noggin.v1.WatchResponse"> & {
  * Use `create(WatchResponseSchema)` to create a new message.
  */
 export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 56);
+  messageDesc(file_noggin_v1_noggin, 59);
 
 /**
  * RunRequest is one client request in core's request form (JSON, see
@@ -2234,7 +2368,7 @@ export type RunRequest = Message<"noggin.v1.RunRequest"> & {
  * Use `create(RunRequestSchema)` to create a new message.
  */
 export const RunRequestSchema: GenMessage<RunRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 57);
+  messageDesc(file_noggin_v1_noggin, 60);
 
 /**
  * RunResponse is the envelope of a Run.
@@ -2262,7 +2396,7 @@ export type RunResponse = Message<"noggin.v1.RunResponse"> & {
  * Use `create(RunResponseSchema)` to create a new message.
  */
 export const RunResponseSchema: GenMessage<RunResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 58);
+  messageDesc(file_noggin_v1_noggin, 61);
 
 /**
  * CallRequest is one verb call in the MCP tools' argument language.
@@ -2292,7 +2426,7 @@ export type CallRequest = Message<"noggin.v1.CallRequest"> & {
  * Use `create(CallRequestSchema)` to create a new message.
  */
 export const CallRequestSchema: GenMessage<CallRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 59);
+  messageDesc(file_noggin_v1_noggin, 62);
 
 /**
  * CallResponse carries the envelope of a call.
@@ -2320,7 +2454,7 @@ export type CallResponse = Message<"noggin.v1.CallResponse"> & {
  * Use `create(CallResponseSchema)` to create a new message.
  */
 export const CallResponseSchema: GenMessage<CallResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 60);
+  messageDesc(file_noggin_v1_noggin, 63);
 
 /**
  * NogginService drives the noggin engine of the server.
@@ -2495,6 +2629,16 @@ export const NogginService: GenService<{
     methodKind: "unary";
     input: typeof LogRequestSchema;
     output: typeof LogResponseSchema;
+  },
+  /**
+   * Agents lists the agents' cursors; with forget it drops one first.
+   *
+   * @generated from rpc noggin.v1.NogginService.Agents
+   */
+  agents: {
+    methodKind: "unary";
+    input: typeof AgentsRequestSchema;
+    output: typeof AgentsResponseSchema;
   },
   /**
    * Undo takes back the newest write not yet undone, only if the noggin is
