@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -118,3 +120,74 @@ func TestMainFlags(t *testing.T) {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// TestAgentPerConnection: without --agent each connection is an agent
+// named from its client's name (noggin_where says which), with its own
+// cursor; --agent names them all; --shared is the original's one cursor.
+func TestAgentPerConnection(t *testing.T) {
+	serve := func(t *testing.T, args ...string) (addr, root string) {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		root = t.TempDir()
+		ready, done := make(chan string, 1), make(chan int, 1)
+		go func() {
+			done <- Main(ctx, Env{Args: append([]string{"--http", "127.0.0.1:0", "--root", root}, args...), Getenv: testGetenv,
+				Stdin: io.NopCloser(strings.NewReader("")), Stdout: nopWriteCloser{io.Discard}, Stderr: io.Discard,
+				Ready: func(a string) { ready <- a }})
+		}()
+		t.Cleanup(func() { cancel(); <-done })
+		select {
+		case addr = <-ready:
+		case code := <-done:
+			t.Fatalf("server exited early: %d", code)
+		}
+		return addr, root
+	}
+	call := func(t *testing.T, addr, client, tool string, args map[string]any) string {
+		t.Helper()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "0"}, nil).
+			Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + addr, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Content[0].(*mcp.TextContent).Text
+	}
+	t.Run("a name per connection", func(t *testing.T) {
+		addr, root := serve(t)
+		a := call(t, addr, "Claude Code", "noggin_where", map[string]any{"noggin": "n.yaml"})
+		b := call(t, addr, "Claude Code", "noggin_where", map[string]any{"noggin": "n.yaml"})
+		if !strings.Contains(a, `"agent": "claude-code-`) || a == b {
+			t.Fatalf("two connections' where:\n%s\n%s", a, b)
+		}
+		call(t, addr, "codex", "noggin_push", map[string]any{"noggin": "n.yaml", "title": "x"})
+		file, err := os.ReadFile(filepath.Join(root, "n.yaml"))
+		if err != nil || !strings.Contains(string(file), "active: null\n") || !strings.Contains(string(file), "cursors:\n  codex-") {
+			t.Fatalf("the file after codex's push (%v):\n%s", err, file)
+		}
+	})
+	t.Run("--agent names every connection", func(t *testing.T) {
+		addr, _ := serve(t, "--agent", "night-shift")
+		if w := call(t, addr, "x", "noggin_where", map[string]any{"noggin": "n.yaml"}); !strings.Contains(w, `"agent": "night-shift"`) {
+			t.Fatalf("where: %s", w)
+		}
+	})
+	t.Run("--shared is the original's cursor", func(t *testing.T) {
+		addr, _ := serve(t, "--shared")
+		if w := call(t, addr, "x", "noggin_where", map[string]any{"noggin": "n.yaml"}); strings.Contains(w, "agent") {
+			t.Fatalf("where: %s", w)
+		}
+	})
+	t.Run("a bad --agent is refused", func(t *testing.T) {
+		var out bytes.Buffer
+		code := Main(context.Background(), Env{Args: []string{"--agent", "two words"}, Getenv: testGetenv,
+			Stdin: io.NopCloser(strings.NewReader("")), Stdout: nopWriteCloser{&out}, Stderr: &out})
+		if code != 2 || !strings.Contains(out.String(), "--agent") {
+			t.Fatalf("exit %d: %s", code, out.String())
+		}
+	})
+}
