@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/noggin-go/noggin/core/codec"
+)
+
+// TestOriginalKeepsCursors: the original, writing a noggin with agents'
+// cursors, keeps them byte for byte (testdata/original/README.md); noggin
+// for Go reads what it wrote, writes it back as it was, and the agents go
+// on from their cursors — carol's, whose item the original deleted, as no
+// active item.
+func TestOriginalKeepsCursors(t *testing.T) {
+	ours, err := os.ReadFile("testdata/original/cursors.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := os.ReadFile("testdata/original/cursors-by-original.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail := func(b []byte) string {
+		_, after, ok := bytes.Cut(b, []byte("\ncursors:\n"))
+		if !ok {
+			t.Fatalf("no cursors map in\n%s", b)
+		}
+		return string(after)
+	}
+	if tail(ours) != tail(theirs) {
+		t.Fatalf("the original changed the cursors:\n%s\nwas\n%s", tail(theirs), tail(ours))
+	}
+	doc, err := codec.DecodeYAML(theirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := codec.EncodeYAML(doc); !bytes.Equal(again, theirs) {
+		t.Fatalf("the original's file does not come back as it was:\n%s", again)
+	}
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "n.yaml")
+	if err := os.WriteFile(file, theirs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"agents"}, "alice  /1/1 fix the lock test\nbob    /1/2 update the docs\ncarol  (item i-20260102-030405-000004 is gone)\n[exit 0]\n"},
+		{[]string{"--agent", "alice", "note", "still on it"}, "/1 release\n  /1/1 📍 fix the lock test ✏️\n"},
+		{[]string{"--agent", "carol", "pop"}, "noggin: pop: no active item; pass a path\n[exit 1]\n"},
+		{[]string{"--agent", "carol", "goto", "/1/2"}, "  /1/2 📍 update the docs\n"},
+		{[]string{"show", "--no-children"}, "/1/3 📍 original's push ✏️\n"},
+	} {
+		got := runCLI(t, dir, nil, append([]string{"--noggin", file}, c.args...)...)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%q:\n%s\nwant it to hold\n%s", c.args, got, c.want)
+		}
+	}
+	after, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(string(after), "cursors:\n  alice: i-20260102-030405-000002\n  bob: i-20260102-030405-000003\n  carol: i-20260102-030405-000003\n") {
+		t.Fatalf("cursors after the agents' writes:\n%s", after)
+	}
+}
