@@ -42,6 +42,9 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 	if o, ok := st.Get("agent"); ok {
 		args = append(args, "--agent="+o.Val)
 	}
+	if o, ok := st.Get("ifRevision"); ok {
+		args = append(args, "--if-revision="+o.Val)
+	}
 	args = append(args, st.Verb)
 	var flags, words []string
 	pos := func(key string) error {

@@ -70,3 +70,52 @@ func TestOriginalKeepsCursors(t *testing.T) {
 		t.Fatalf("cursors after the agents' writes:\n%s", after)
 	}
 }
+
+// TestOriginalChangesRevision: a write by the original, which knows
+// nothing of revisions, still makes a new one (a revision is the file's
+// digest), so a write that says what it saw fails instead of landing on
+// what the original changed.
+func TestOriginalChangesRevision(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "n.yaml")
+	ours, err := os.ReadFile("testdata/original/cursors.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := os.ReadFile("testdata/original/cursors-by-original.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	revision := func() string {
+		t.Helper()
+		out := runCLI(t, dir, nil, "--noggin", file, "--json", "show")
+		_, after, ok := strings.Cut(out, `"revision": "`)
+		rev, _, _ := strings.Cut(after, `"`)
+		if !ok || rev == "" {
+			t.Fatalf("no revision in\n%s", out)
+		}
+		return rev
+	}
+	if err := os.WriteFile(file, ours, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	seen := revision()
+	if err := os.WriteFile(file, theirs, 0o644); err != nil { // the original's three writes
+		t.Fatal(err)
+	}
+	now := revision()
+	if now == seen {
+		t.Fatalf("the original's writes left the revision at %s", seen)
+	}
+	got := runCLI(t, dir, nil, "--noggin", file, "--if-revision", seen, "note", "/1/1", "stale")
+	want := "noggin: note: the noggin changed since revision " + seen + " (it is now at " + now + "); nothing was written: read it again\n[exit 1]\n"
+	if got != want {
+		t.Fatalf("a write on the revision before the original's:\n%s\nwant\n%s", got, want)
+	}
+	if after, _ := os.ReadFile(file); !bytes.Equal(after, theirs) {
+		t.Fatal("the stale write changed the file")
+	}
+	if got := runCLI(t, dir, nil, "--noggin", file, "--if-revision", now, "note", "/1/1", "fresh"); !strings.HasSuffix(got, "[exit 0]\n") {
+		t.Fatalf("a write on the current revision: %s", got)
+	}
+}

@@ -49,6 +49,8 @@ func Decode(b []byte, data DataDecoder) (Envelope, error) {
 	status, _ := get(top, "status")
 	switch status {
 	case "ok":
+		rev, _ := get(top, "revision")
+		env.Revision, _ = rev.(string)
 		d, _ := get(top, "data")
 		env.Data, err = data(env.Verb, d)
 		return env, err

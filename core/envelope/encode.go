@@ -36,6 +36,10 @@ func (e Envelope) encode(capacity int) []byte {
 	w.Int(Version)
 	o.Lit(`"verb": `)
 	w.OptStr(e.Verb)
+	if e.Revision != "" && e.Err == nil {
+		o.Lit(`"revision": `)
+		w.Str(e.Revision)
+	}
 	if e.Err != nil {
 		o.Lit(`"error": `)
 		errorObject(w, e.Err, e.Verb, 1)

@@ -21,6 +21,9 @@ type Envelope struct {
 	Data noggin.Result
 	// Err is set for an error envelope.
 	Err *noggin.Error
+	// Revision is the noggin's revision after the verb (noggin.Revision;
+	// success envelopes of verbs on one noggin; "": left out).
+	Revision string
 }
 
 // Success returns the success envelope of verb with data.

@@ -115,6 +115,10 @@ const (
 	// CodeUnknownAgent is new in noggin for Go: agents --forget named an
 	// agent the noggin has no cursor for (exit 1, data {agent}).
 	CodeUnknownAgent = "unknown-agent"
+	// CodeStaleRevision is new in noggin for Go: a write given a revision
+	// (--if-revision, ifRevision) found the noggin changed since; nothing
+	// was written (exit 1, data {expected, revision}: the current one).
+	CodeStaleRevision = "stale-revision"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -177,7 +181,7 @@ var exitCodes = map[string]int{
 	CodeUnavailable: 1, CodeUnauthenticated: 1, CodeQueryRequired: 2, CodeInvalidLimit: 2,
 	CodeUndoConflict: 1, CodeNothingToUndo: 1, CodeNothingToRedo: 1, CodeHistoryUnavailable: 1,
 	CodeLockLost: 1, CodeTooLarge: 2, CodeReplyLost: 1, CodeInvalidArgument: 2, CodeRequestIDReused: 2,
-	CodeInvalidAgent: 2, CodeUnknownAgent: 1,
+	CodeInvalidAgent: 2, CodeUnknownAgent: 1, CodeStaleRevision: 1,
 }
 
 // Cancelled returns the cancelled error when ctx is done, else nil. Stores
@@ -345,6 +349,8 @@ func catalog(e *Error, detail string) string { //nolint:gocyclo // one case per 
 		return "this request was applied once already, but its answer was lost; it was not applied again: look with show or log"
 	case CodeInvalidAgent:
 		return "agent name '" + str(e, "agent") + "' is not 1 to 64 letters, digits and .-_ starting with a letter or digit"
+	case CodeStaleRevision:
+		return "the noggin changed since revision " + str(e, "expected") + " (it is now at " + str(e, "revision") + "); nothing was written: read it again"
 	case CodeUnknownAgent:
 		return "no agent '" + str(e, "agent") + "' has a cursor in this noggin"
 	case CodeRequestIDReused:

@@ -202,6 +202,9 @@ type memo struct {
 	valid atomic.Value
 	// keys holds the *keyMemo CheckKeys built.
 	keys atomic.Value
+	// rev holds the func() string that names the document's revision,
+	// set by the store that read or wrote it (see SetRevision).
+	rev atomic.Value
 }
 
 // knownValid reports whether Apply validated doc itself.

@@ -177,6 +177,7 @@ var wireArgs = []struct {
 	{"agent", func(r *Request) *Arg { return &r.Agent }},
 	{"forget", func(r *Request) *Arg { return &r.Forget }},
 	{"by", func(r *Request) *Arg { return &r.By }},
+	{"ifRevision", func(r *Request) *Arg { return &r.IfRevision }},
 }
 
 type wireRequest struct {

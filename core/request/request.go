@@ -98,6 +98,10 @@ type Request struct {
 	// Forget is agents' agent whose cursor to drop; By is log's agent
 	// whose writes to list.
 	Forget, By Arg
+	// IfRevision is the revision the caller saw (CLI --if-revision, the
+	// ifRevision argument): the verb fails with stale-revision, writing
+	// nothing, unless the noggin is still at it.
+	IfRevision Arg
 	// ID is a remote client's request id (RPC Run): a write made for it
 	// is recorded with its answer, and a retry with the same id gets that
 	// answer instead of a second write (noggin.Receipt). Not part of the
@@ -163,6 +167,8 @@ type Result struct {
 	// From and To name copy's noggins as its human output shows them (the
 	// stores' descriptions, or the remote locations as given).
 	From, To string
+	// revision is the noggin's after the verb ("" for none).
+	revision string
 }
 
 // Run validates req, runs its verb and returns the result envelope. It
@@ -203,6 +209,7 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 		return Result{Envelope: repliedEnvelope(req.Verb, replied)}
 	}
 	res.Envelope = envelope.Result(req.Verb, data, err)
+	res.Envelope.Revision = res.revision
 	if receipt != nil {
 		if err := receipt.Commit(res.Envelope.Text()); err != nil {
 			res = Result{Envelope: envelope.Failure(req.Verb, err)}
@@ -287,8 +294,21 @@ func (r *Runner) run(ctx context.Context, req *Request, res *Result) (noggin.Res
 		return nil, err
 	}
 	res.Store = st
+	doc, _ := loaded.Load(ctx) // the pinned document
+	rec := &recorder{Store: loaded, doc: doc}
+	verbStore := noggin.Store(rec)
+	if rev := req.IfRevision.text(); rev != "" {
+		if cur := doc.Revision(); cur != "" && cur != rev {
+			return nil, noggin.NewError(noggin.CodeStaleRevision, noggin.F("expected", rev), noggin.F("revision", cur))
+		}
+		verbStore = noggin.Expecting(verbStore, rev)
+	}
 	// (3) the verb's own checks and the verb, on the document just loaded.
-	return v.run(ctx, r.Engine, noggin.Through(loaded, agent), req)
+	data, err := v.run(ctx, r.Engine, noggin.Through(verbStore, agent), req)
+	if err == nil {
+		res.revision = rec.doc.Revision()
+	}
+	return data, err
 }
 
 type agentKey struct{}
@@ -315,6 +335,29 @@ func (req *Request) agent() (string, error) {
 		return "", noggin.NewError(noggin.CodeInvalidAgent, noggin.F("agent", a.text()))
 	}
 	return name, nil
+}
+
+// recorder is a verb's store that keeps the last document it handed out:
+// the one the verb's answer is about, whose revision the envelope names.
+type recorder struct {
+	noggin.Store
+	doc *noggin.Document
+}
+
+func (r *recorder) Load(ctx context.Context) (*noggin.Document, error) {
+	doc, err := r.Store.Load(ctx)
+	if err == nil {
+		r.doc = doc
+	}
+	return doc, err
+}
+
+func (r *recorder) Update(ctx context.Context, w noggin.Write) (*noggin.Document, error) {
+	doc, err := r.Store.Update(ctx, w)
+	if err == nil {
+		r.doc = doc
+	}
+	return doc, err
 }
 
 // location is the trimmed location of a, or the default.

@@ -201,7 +201,7 @@ func TestRunJSON(t *testing.T) {
 		tool, args, code, msg string
 	}{
 		{"noggin_push", `{"noggin": ` + string(loc) + `, "tittle": "x", "b": 1}`, "unknown-argument",
-			"push: unknown argument 'b'; it takes: noggin, title"},
+			"push: unknown argument 'b'; it takes: noggin, title, ifRevision"},
 		{"noggin_providers", `{"x": 1}`, "unknown-argument", "providers: unknown argument 'x'; it takes none"},
 		{"noggin_pop", `{"noggin": ` + string(loc) + `, "path": "/1"}`, "pop-no-path", ""},
 		{"noggin_show", `{"noggin": ` + string(loc) + `, "goto": "/1"}`, "unknown-argument", ""},

@@ -202,6 +202,7 @@ func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, digest strin
 	raw, digest = s.mode.keep(raw, digest)
 	s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
 	s.digest, s.src, s.mapped = digest, nil, false
+	s.setRevision(doc, digest)
 	// Index the document now (reusing the key map CheckKeys built): verbs
 	// find items and paths in O(1), and a write derives its result's
 	// index from this one (see noggin.Index). A lazy read's document is
@@ -339,4 +340,33 @@ func refusedError(location, detail string) error {
 // regular file — the original's existence check says "missing" to both).
 func notExist(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// setRevision names the revision of doc, which the store installs: digest
+// when it is known (in the current scheme), else worked out when asked.
+func (s *fileStore) setRevision(doc *noggin.Document, digest string) {
+	doc.SetRevision(func() string {
+		if digest != "" && sameScheme(digest, "") {
+			return digest
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.doc != doc {
+			return "" // the bytes it was read from are gone
+		}
+		return s.revisionLocked()
+	})
+}
+
+// revisionLocked is the digest of the file as the cached document was read
+// from or written as, in the history's current scheme ("": unknown).
+func (s *fileStore) revisionLocked() string {
+	if s.digest == "" || !sameScheme(s.digest, "") {
+		d := s.mode.digestCached(s, "")
+		if d == "" || !sameScheme(d, "") {
+			return ""
+		}
+		s.digest = d
+	}
+	return s.digest
 }

@@ -167,6 +167,7 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 	// rename is recognised as such (noggin.Phantom).
 	commit := func(after string) error {
 		if hold != nil {
+			s.setRevision(next, after) // the answer, made now, names the file about to be in place
 			reply, ok := hold.Await(next)
 			if !ok {
 				return noggin.NewError(noggin.CodeCancelled, noggin.F("reason", "canceled"))

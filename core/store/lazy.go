@@ -51,6 +51,7 @@ func (s *fileStore) LoadLazy(ctx context.Context) (*noggin.Document, error) {
 				noggin.AssumeValid(doc)
 				s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
 				s.digest, s.src, s.mapped, s.lazy = digest, src, true, true
+				s.setRevision(doc, digest)
 				return doc, nil
 			}
 		}

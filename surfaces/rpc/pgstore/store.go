@@ -99,6 +99,7 @@ func (s *nogginStore) reset() {
 	old := s.doc
 	s.loaded, s.id, s.version, s.digest = true, 0, 0, initialDigest
 	s.doc, s.pos = noggin.NewDocument(), map[string]string{}
+	s.doc.SetRevision(func() string { return initialDigest })
 	_ = noggin.Validate(s.doc)
 	noggin.Index(s.doc) // as load does: the noggin's writes derive their indexes
 	s.publish(old, s.doc)
@@ -198,6 +199,7 @@ func (s *nogginStore) advance(next *noggin.Document, ops []noggin.Op, positions 
 	}
 	old := s.doc
 	s.doc, s.version, s.digest = next, seq, digest
+	next.SetRevision(func() string { return digest })
 	s.publish(old, next)
 }
 
@@ -244,6 +246,7 @@ func (s *nogginStore) reload(ctx context.Context, q querier, id int64) error {
 		old = nil
 	}
 	s.loaded, s.id, s.version, s.digest, s.doc, s.pos = true, id, version, digest, doc, pos
+	doc.SetRevision(func() string { return digest })
 	s.db.remember(s, id)
 	s.publish(old, doc)
 	return nil
@@ -411,6 +414,8 @@ func (s *nogginStore) update(ctx context.Context, w noggin.Write, hold *noggin.R
 	entry.Seq, entry.Before, entry.After = int(version+1), s.digest, afterDigest(h, id, version+1)
 	var request *string
 	if hold != nil {
+		after := entry.After
+		out.SetRevision(func() string { return after }) // the answer, made now, names the state to be committed
 		reply, ok := hold.Await(out)
 		if !ok {
 			return nil, noggin.NewError(noggin.CodeCancelled, noggin.F("reason", "canceled"))

@@ -92,6 +92,9 @@ func (s *service) run(ctx context.Context, req *request.Request) (noggin.Result,
 	if !env.OK() {
 		return nil, toConnectError(req.Verb, env.Err)
 	}
+	if rev, ok := ctx.Value(revisionKey{}).(*string); ok {
+		*rev = env.Revision
+	}
 	return env.Data, nil
 }
 
@@ -181,7 +184,7 @@ func (s *service) ShowGoto(ctx context.Context, req *connect.Request[nogginv1.Sh
 
 func (s *service) Push(ctx context.Context, req *connect.Request[nogginv1.PushRequest]) (*connect.Response[nogginv1.PushResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(ctx, &request.Request{Verb: "push", Location: request.String(m.GetLocation()), Title: request.String(m.GetTitle())})
+	v, err := s.viewOf(ctx, &request.Request{Verb: "push", Location: request.String(m.GetLocation()), IfRevision: request.OptString(m.IfRevision), Title: request.String(m.GetTitle())})
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +193,7 @@ func (s *service) Push(ctx context.Context, req *connect.Request[nogginv1.PushRe
 
 func (s *service) Add(ctx context.Context, req *connect.Request[nogginv1.AddRequest]) (*connect.Response[nogginv1.AddResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(ctx, withPlacement(&request.Request{Verb: "add", Location: request.String(m.GetLocation()),
+	v, err := s.viewOf(ctx, withPlacement(&request.Request{Verb: "add", Location: request.String(m.GetLocation()), IfRevision: request.OptString(m.IfRevision),
 		Title: request.String(m.GetTitle()), Goto: gotoArg(m.GetGoto())}, m.GetPlacement()))
 	if err != nil {
 		return nil, err
@@ -200,7 +203,7 @@ func (s *service) Add(ctx context.Context, req *connect.Request[nogginv1.AddRequ
 
 func (s *service) Move(ctx context.Context, req *connect.Request[nogginv1.MoveRequest]) (*connect.Response[nogginv1.MoveResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(ctx, withPlacement(&request.Request{Verb: "move", Location: request.String(m.GetLocation()),
+	v, err := s.viewOf(ctx, withPlacement(&request.Request{Verb: "move", Location: request.String(m.GetLocation()), IfRevision: request.OptString(m.IfRevision),
 		Path: request.String(m.GetPath()), Goto: gotoArg(m.GetGoto())}, m.GetPlacement()))
 	if err != nil {
 		return nil, err
@@ -210,7 +213,7 @@ func (s *service) Move(ctx context.Context, req *connect.Request[nogginv1.MoveRe
 
 func (s *service) Goto(ctx context.Context, req *connect.Request[nogginv1.GotoRequest]) (*connect.Response[nogginv1.GotoResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(ctx, &request.Request{Verb: "goto", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath())})
+	v, err := s.viewOf(ctx, &request.Request{Verb: "goto", Location: request.String(m.GetLocation()), IfRevision: request.OptString(m.IfRevision), Path: request.String(m.GetPath())})
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +222,7 @@ func (s *service) Goto(ctx context.Context, req *connect.Request[nogginv1.GotoRe
 
 func (s *service) Done(ctx context.Context, req *connect.Request[nogginv1.DoneRequest]) (*connect.Response[nogginv1.DoneResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(ctx, &request.Request{Verb: "done", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+	v, err := s.viewOf(ctx, &request.Request{Verb: "done", Location: request.String(m.GetLocation()), IfRevision: request.OptString(m.IfRevision), Path: request.String(m.GetPath()),
 		Force: request.Flag(m.GetForce()), CloseAll: request.Flag(m.GetCloseAll()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
@@ -229,7 +232,7 @@ func (s *service) Done(ctx context.Context, req *connect.Request[nogginv1.DoneRe
 
 func (s *service) Pop(ctx context.Context, req *connect.Request[nogginv1.PopRequest]) (*connect.Response[nogginv1.PopResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(ctx, &request.Request{Verb: "pop", Location: request.String(m.GetLocation()), Path: request.OptString(m.Path),
+	v, err := s.viewOf(ctx, &request.Request{Verb: "pop", Location: request.String(m.GetLocation()), IfRevision: request.OptString(m.IfRevision), Path: request.OptString(m.Path),
 		Force: request.Flag(m.GetForce()), CloseAll: request.Flag(m.GetCloseAll()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
@@ -239,7 +242,7 @@ func (s *service) Pop(ctx context.Context, req *connect.Request[nogginv1.PopRequ
 
 func (s *service) Edit(ctx context.Context, req *connect.Request[nogginv1.EditRequest]) (*connect.Response[nogginv1.EditResponse], error) {
 	m := req.Msg
-	r := &request.Request{Verb: "edit", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+	r := &request.Request{Verb: "edit", Location: request.String(m.GetLocation()), IfRevision: request.OptString(m.IfRevision), Path: request.String(m.GetPath()),
 		Title: request.OptString(m.Title), Force: request.Flag(m.GetForce()), CloseAll: request.Flag(m.GetCloseAll()),
 		Goto: gotoArg(m.GetGoto())}
 	if m.Done != nil {
@@ -254,7 +257,7 @@ func (s *service) Edit(ctx context.Context, req *connect.Request[nogginv1.EditRe
 
 func (s *service) Note(ctx context.Context, req *connect.Request[nogginv1.NoteRequest]) (*connect.Response[nogginv1.NoteResponse], error) {
 	m := req.Msg
-	v, err := s.viewOf(ctx, &request.Request{Verb: "note", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+	v, err := s.viewOf(ctx, &request.Request{Verb: "note", Location: request.String(m.GetLocation()), IfRevision: request.OptString(m.IfRevision), Path: request.String(m.GetPath()),
 		Text: request.String(m.GetText()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
@@ -264,7 +267,7 @@ func (s *service) Note(ctx context.Context, req *connect.Request[nogginv1.NoteRe
 
 func (s *service) Delete(ctx context.Context, req *connect.Request[nogginv1.DeleteRequest]) (*connect.Response[nogginv1.DeleteResponse], error) {
 	m := req.Msg
-	data, err := s.run(ctx, &request.Request{Verb: "delete", Location: request.String(m.GetLocation()), Path: request.String(m.GetPath()),
+	data, err := s.run(ctx, &request.Request{Verb: "delete", Location: request.String(m.GetLocation()), IfRevision: request.OptString(m.IfRevision), Path: request.String(m.GetPath()),
 		Recursive: request.Flag(m.GetRecursive()), Goto: gotoArg(m.GetGoto())})
 	if err != nil {
 		return nil, err
@@ -328,7 +331,7 @@ func (s *service) Log(ctx context.Context, req *connect.Request[nogginv1.LogRequ
 }
 
 func (s *service) Agents(ctx context.Context, req *connect.Request[nogginv1.AgentsRequest]) (*connect.Response[nogginv1.AgentsResponse], error) {
-	data, err := s.run(ctx, &request.Request{Verb: "agents", Location: request.String(req.Msg.GetLocation()), Forget: request.OptString(req.Msg.Forget)})
+	data, err := s.run(ctx, &request.Request{Verb: "agents", Location: request.String(req.Msg.GetLocation()), IfRevision: request.OptString(req.Msg.IfRevision), Forget: request.OptString(req.Msg.Forget)})
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +339,7 @@ func (s *service) Agents(ctx context.Context, req *connect.Request[nogginv1.Agen
 }
 
 func (s *service) Undo(ctx context.Context, req *connect.Request[nogginv1.UndoRequest]) (*connect.Response[nogginv1.UndoResponse], error) {
-	data, err := s.run(ctx, &request.Request{Verb: "undo", Location: request.String(req.Msg.GetLocation())})
+	data, err := s.run(ctx, &request.Request{Verb: "undo", Location: request.String(req.Msg.GetLocation()), IfRevision: request.OptString(req.Msg.IfRevision)})
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +348,7 @@ func (s *service) Undo(ctx context.Context, req *connect.Request[nogginv1.UndoRe
 }
 
 func (s *service) Redo(ctx context.Context, req *connect.Request[nogginv1.RedoRequest]) (*connect.Response[nogginv1.RedoResponse], error) {
-	data, err := s.run(ctx, &request.Request{Verb: "redo", Location: request.String(req.Msg.GetLocation())})
+	data, err := s.run(ctx, &request.Request{Verb: "redo", Location: request.String(req.Msg.GetLocation()), IfRevision: request.OptString(req.Msg.IfRevision)})
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,7 @@ var flagDocs = []flagDoc{
 	{"agent", "name", "work as agent `name`: its own cursor instead of the shared active item (default: $NOGGIN_AGENT)"},
 	{"forget", "name", "agents: drop the cursor of agent `name`"},
 	{"by", "name", "log: only the writes of agent `name`"},
+	{"if-revision", "rev", "do nothing and fail (stale-revision) unless the noggin is still at revision `rev` (an answer's \"revision\")"},
 	{"watch", "", "show: redraw the view on every change of the noggin, until Ctrl-C"},
 	{"json", "", "print the response envelope (JSON); errors go to stderr as envelopes"},
 	{"with-json", "", "print the human output, an empty line, then the envelope"},
@@ -57,7 +58,7 @@ type verbDef struct {
 }
 
 // common flags every verb that opens a noggin accepts.
-var openFlags = []string{"noggin", "agent", "json", "with-json"}
+var openFlags = []string{"noggin", "agent", "if-revision", "json", "with-json"}
 
 // verbDefs lists the commands in help order: core's verbs, then the
 // CLI's own commands.
@@ -199,6 +200,8 @@ Common flags:
   --noggin <loc>     the noggin to use
   --agent <name>     work as agent <name> (default: $NOGGIN_AGENT): its own cursor;
                      relative paths, push, pop, done and goto use it, not the shared one
+  --if-revision <rev> do nothing (stale-revision) unless the noggin is still at <rev>,
+                     the "revision" of an answer (--json)
   --goto [path]      move the cursor after the verb (add, move, edit, show, note)
   --json             print the response envelope; errors go to stderr as envelopes
   --with-json        print the human output, an empty line, then the envelope

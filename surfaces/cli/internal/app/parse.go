@@ -28,7 +28,7 @@ var flagKinds = map[string]flagKind{
 	"force": boolFlag, "close-all": boolFlag,
 	"version": boolFlag,
 	"under":   valueFlag, "limit": valueFlag, "watch": boolFlag,
-	"agent": valueFlag, "forget": valueFlag, "by": valueFlag,
+	"agent": valueFlag, "forget": valueFlag, "by": valueFlag, "if-revision": valueFlag,
 }
 
 // Goto is the parsed optional-value --goto: Self for a bare --goto (or
@@ -43,6 +43,7 @@ type Goto struct {
 type Flags struct {
 	Noggin, Title, Before, After, Into *string
 	Under, Limit, Agent, Forget, By    *string
+	IfRevision                         *string
 	Goto                               *Goto
 
 	JSON, WithJSON, Help, Version                                 bool
@@ -241,6 +242,8 @@ func (a *Args) setValue(name, v string) {
 		f.Forget = p
 	case "by":
 		f.By = p
+	case "if-revision":
+		f.IfRevision = p
 	}
 }
 

@@ -154,6 +154,7 @@ func requestOf(a *Args) *request.Request {
 		Agent:           request.OptString(f.Agent),
 		Forget:          request.OptString(f.Forget),
 		By:              request.OptString(f.By),
+		IfRevision:      request.OptString(f.IfRevision),
 	}
 	switch g := f.Goto; {
 	case g == nil:

@@ -469,6 +469,10 @@ func LogFromProto(r *nogginv1.LogResponse) *noggin.LogResult {
 // Call, Run; a Run request's own "agent" argument comes first).
 const AgentHeader = "Noggin-Agent"
 
+// RevisionHeader carries a typed call's revision (the envelope's
+// "revision") in its response.
+const RevisionHeader = "Noggin-Revision"
+
 // AgentsToProto converts agents' result.
 func AgentsToProto(r *noggin.AgentsResult) *nogginv1.AgentsResponse {
 	out := &nogginv1.AgentsResponse{Forgotten: opt(r.Forgotten)}

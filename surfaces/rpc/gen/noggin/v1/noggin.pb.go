@@ -1282,7 +1282,10 @@ type PushRequest struct {
 	// Location of the noggin.
 	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
 	// Title (not trimmed; may be empty).
-	Title         string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,3,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1327,6 +1330,13 @@ func (x *PushRequest) GetLocation() string {
 func (x *PushRequest) GetTitle() string {
 	if x != nil {
 		return x.Title
+	}
+	return ""
+}
+
+func (x *PushRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
 	}
 	return ""
 }
@@ -1387,7 +1397,10 @@ type AddRequest struct {
 	// Placement (absent = last child of the active item).
 	Placement *Placement `protobuf:"bytes,3,opt,name=placement,proto3" json:"placement,omitempty"`
 	// The goto (absent = none).
-	Goto          *Goto `protobuf:"bytes,4,opt,name=goto,proto3" json:"goto,omitempty"`
+	Goto *Goto `protobuf:"bytes,4,opt,name=goto,proto3" json:"goto,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,5,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1450,6 +1463,13 @@ func (x *AddRequest) GetGoto() *Goto {
 	return nil
 }
 
+func (x *AddRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
+	}
+	return ""
+}
+
 // AddResponse holds the view after add.
 type AddResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1506,7 +1526,10 @@ type MoveRequest struct {
 	// Placement (required: absent = placement-missing).
 	Placement *Placement `protobuf:"bytes,3,opt,name=placement,proto3" json:"placement,omitempty"`
 	// The goto (absent = none).
-	Goto          *Goto `protobuf:"bytes,4,opt,name=goto,proto3" json:"goto,omitempty"`
+	Goto *Goto `protobuf:"bytes,4,opt,name=goto,proto3" json:"goto,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,5,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1569,6 +1592,13 @@ func (x *MoveRequest) GetGoto() *Goto {
 	return nil
 }
 
+func (x *MoveRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
+	}
+	return ""
+}
+
 // MoveResponse holds the view after move.
 type MoveResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1621,7 +1651,10 @@ type GotoRequest struct {
 	// Location of the noggin.
 	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
 	// Path of the item to make active (required).
-	Path          string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,3,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1666,6 +1699,13 @@ func (x *GotoRequest) GetLocation() string {
 func (x *GotoRequest) GetPath() string {
 	if x != nil {
 		return x.Path
+	}
+	return ""
+}
+
+func (x *GotoRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
 	}
 	return ""
 }
@@ -1728,7 +1768,10 @@ type DoneRequest struct {
 	// Close_all closes the open descendants too.
 	CloseAll bool `protobuf:"varint,4,opt,name=close_all,json=closeAll,proto3" json:"close_all,omitempty"`
 	// A goto is rejected with goto-unsupported.
-	Goto          *Goto `protobuf:"bytes,5,opt,name=goto,proto3" json:"goto,omitempty"`
+	Goto *Goto `protobuf:"bytes,5,opt,name=goto,proto3" json:"goto,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,6,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1798,6 +1841,13 @@ func (x *DoneRequest) GetGoto() *Goto {
 	return nil
 }
 
+func (x *DoneRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
+	}
+	return ""
+}
+
 // DoneResponse holds the view after done.
 type DoneResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1856,7 +1906,10 @@ type PopRequest struct {
 	// Close_all closes the open descendants too.
 	CloseAll bool `protobuf:"varint,4,opt,name=close_all,json=closeAll,proto3" json:"close_all,omitempty"`
 	// A goto is rejected with goto-unsupported.
-	Goto          *Goto `protobuf:"bytes,5,opt,name=goto,proto3" json:"goto,omitempty"`
+	Goto *Goto `protobuf:"bytes,5,opt,name=goto,proto3" json:"goto,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,6,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1926,6 +1979,13 @@ func (x *PopRequest) GetGoto() *Goto {
 	return nil
 }
 
+func (x *PopRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
+	}
+	return ""
+}
+
 // PopResponse holds the view after pop.
 type PopResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1988,7 +2048,10 @@ type EditRequest struct {
 	// Close_all closes the open descendants too.
 	CloseAll bool `protobuf:"varint,6,opt,name=close_all,json=closeAll,proto3" json:"close_all,omitempty"`
 	// The goto (absent = none).
-	Goto          *Goto `protobuf:"bytes,7,opt,name=goto,proto3" json:"goto,omitempty"`
+	Goto *Goto `protobuf:"bytes,7,opt,name=goto,proto3" json:"goto,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,8,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2072,6 +2135,13 @@ func (x *EditRequest) GetGoto() *Goto {
 	return nil
 }
 
+func (x *EditRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
+	}
+	return ""
+}
+
 // EditResponse holds the view after edit.
 type EditResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2128,7 +2198,10 @@ type NoteRequest struct {
 	// Text of the note (trimmed; required).
 	Text string `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
 	// The goto (absent = none).
-	Goto          *Goto `protobuf:"bytes,4,opt,name=goto,proto3" json:"goto,omitempty"`
+	Goto *Goto `protobuf:"bytes,4,opt,name=goto,proto3" json:"goto,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,5,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2191,6 +2264,13 @@ func (x *NoteRequest) GetGoto() *Goto {
 	return nil
 }
 
+func (x *NoteRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
+	}
+	return ""
+}
+
 // NoteResponse holds the view after note.
 type NoteResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2247,7 +2327,10 @@ type DeleteRequest struct {
 	// Recursive deletes the whole subtree.
 	Recursive bool `protobuf:"varint,3,opt,name=recursive,proto3" json:"recursive,omitempty"`
 	// A goto is rejected with goto-unsupported.
-	Goto          *Goto `protobuf:"bytes,4,opt,name=goto,proto3" json:"goto,omitempty"`
+	Goto *Goto `protobuf:"bytes,4,opt,name=goto,proto3" json:"goto,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,5,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2308,6 +2391,13 @@ func (x *DeleteRequest) GetGoto() *Goto {
 		return x.Goto
 	}
 	return nil
+}
+
+func (x *DeleteRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
+	}
+	return ""
 }
 
 // DeleteResponse is the DeleteResult.
@@ -2591,7 +2681,10 @@ type AgentsRequest struct {
 	// Location of the noggin.
 	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
 	// Forget drops this agent's cursor first (unknown-agent when it has none).
-	Forget        *string `protobuf:"bytes,2,opt,name=forget,proto3,oneof" json:"forget,omitempty"`
+	Forget *string `protobuf:"bytes,2,opt,name=forget,proto3,oneof" json:"forget,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,3,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2636,6 +2729,13 @@ func (x *AgentsRequest) GetLocation() string {
 func (x *AgentsRequest) GetForget() string {
 	if x != nil && x.Forget != nil {
 		return *x.Forget
+	}
+	return ""
+}
+
+func (x *AgentsRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
 	}
 	return ""
 }
@@ -3313,7 +3413,10 @@ func (x *LogResponse) GetMissing() bool {
 type UndoRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Location of the noggin.
-	Location      string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,2,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3351,6 +3454,13 @@ func (*UndoRequest) Descriptor() ([]byte, []int) {
 func (x *UndoRequest) GetLocation() string {
 	if x != nil {
 		return x.Location
+	}
+	return ""
+}
+
+func (x *UndoRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
 	}
 	return ""
 }
@@ -3414,7 +3524,10 @@ func (x *UndoResponse) GetView() *View {
 type RedoRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Location of the noggin.
-	Location      string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	// IfRevision: write nothing (stale-revision) unless the noggin is still
+	// at this revision.
+	IfRevision    *string `protobuf:"bytes,2,opt,name=if_revision,json=ifRevision,proto3,oneof" json:"if_revision,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3452,6 +3565,13 @@ func (*RedoRequest) Descriptor() ([]byte, []int) {
 func (x *RedoRequest) GetLocation() string {
 	if x != nil {
 		return x.Location
+	}
+	return ""
+}
+
+func (x *RedoRequest) GetIfRevision() string {
+	if x != nil && x.IfRevision != nil {
+		return *x.IfRevision
 	}
 	return ""
 }
@@ -4730,50 +4850,68 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x10with_descendants\x18\x05 \x01(\bR\x0fwithDescendants\x12#\n" +
 	"\x04goto\x18\x06 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\"7\n" +
 	"\x10ShowGotoResponse\x12#\n" +
-	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"?\n" +
+	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"u\n" +
 	"\vPushRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x14\n" +
-	"\x05title\x18\x02 \x01(\tR\x05title\"3\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12$\n" +
+	"\vif_revision\x18\x03 \x01(\tH\x00R\n" +
+	"ifRevision\x88\x01\x01B\x0e\n" +
+	"\f_if_revision\"3\n" +
 	"\fPushResponse\x12#\n" +
-	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\x97\x01\n" +
+	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\xcd\x01\n" +
 	"\n" +
 	"AddRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x122\n" +
 	"\tplacement\x18\x03 \x01(\v2\x14.noggin.v1.PlacementR\tplacement\x12#\n" +
-	"\x04goto\x18\x04 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\"2\n" +
+	"\x04goto\x18\x04 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\x12$\n" +
+	"\vif_revision\x18\x05 \x01(\tH\x00R\n" +
+	"ifRevision\x88\x01\x01B\x0e\n" +
+	"\f_if_revision\"2\n" +
 	"\vAddResponse\x12#\n" +
-	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\x96\x01\n" +
+	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\xcc\x01\n" +
 	"\vMoveRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x122\n" +
 	"\tplacement\x18\x03 \x01(\v2\x14.noggin.v1.PlacementR\tplacement\x12#\n" +
-	"\x04goto\x18\x04 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\"3\n" +
+	"\x04goto\x18\x04 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\x12$\n" +
+	"\vif_revision\x18\x05 \x01(\tH\x00R\n" +
+	"ifRevision\x88\x01\x01B\x0e\n" +
+	"\f_if_revision\"3\n" +
 	"\fMoveResponse\x12#\n" +
-	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"=\n" +
+	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"s\n" +
 	"\vGotoRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x12\n" +
-	"\x04path\x18\x02 \x01(\tR\x04path\"3\n" +
+	"\x04path\x18\x02 \x01(\tR\x04path\x12$\n" +
+	"\vif_revision\x18\x03 \x01(\tH\x00R\n" +
+	"ifRevision\x88\x01\x01B\x0e\n" +
+	"\f_if_revision\"3\n" +
 	"\fGotoResponse\x12#\n" +
-	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\x95\x01\n" +
+	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\xcb\x01\n" +
 	"\vDoneRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x14\n" +
 	"\x05force\x18\x03 \x01(\bR\x05force\x12\x1b\n" +
 	"\tclose_all\x18\x04 \x01(\bR\bcloseAll\x12#\n" +
-	"\x04goto\x18\x05 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\"3\n" +
+	"\x04goto\x18\x05 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\x12$\n" +
+	"\vif_revision\x18\x06 \x01(\tH\x00R\n" +
+	"ifRevision\x88\x01\x01B\x0e\n" +
+	"\f_if_revision\"3\n" +
 	"\fDoneResponse\x12#\n" +
-	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\xa2\x01\n" +
+	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\xd8\x01\n" +
 	"\n" +
 	"PopRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x17\n" +
 	"\x04path\x18\x02 \x01(\tH\x00R\x04path\x88\x01\x01\x12\x14\n" +
 	"\x05force\x18\x03 \x01(\bR\x05force\x12\x1b\n" +
 	"\tclose_all\x18\x04 \x01(\bR\bcloseAll\x12#\n" +
-	"\x04goto\x18\x05 \x01(\v2\x0f.noggin.v1.GotoR\x04gotoB\a\n" +
-	"\x05_path\"2\n" +
+	"\x04goto\x18\x05 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\x12$\n" +
+	"\vif_revision\x18\x06 \x01(\tH\x01R\n" +
+	"ifRevision\x88\x01\x01B\a\n" +
+	"\x05_pathB\x0e\n" +
+	"\f_if_revision\"2\n" +
 	"\vPopResponse\x12#\n" +
-	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\xdc\x01\n" +
+	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\x92\x02\n" +
 	"\vEditRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x17\n" +
@@ -4781,23 +4919,32 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x05title\x18\x04 \x01(\tH\x01R\x05title\x88\x01\x01\x12\x14\n" +
 	"\x05force\x18\x05 \x01(\bR\x05force\x12\x1b\n" +
 	"\tclose_all\x18\x06 \x01(\bR\bcloseAll\x12#\n" +
-	"\x04goto\x18\a \x01(\v2\x0f.noggin.v1.GotoR\x04gotoB\a\n" +
+	"\x04goto\x18\a \x01(\v2\x0f.noggin.v1.GotoR\x04goto\x12$\n" +
+	"\vif_revision\x18\b \x01(\tH\x02R\n" +
+	"ifRevision\x88\x01\x01B\a\n" +
 	"\x05_doneB\b\n" +
-	"\x06_title\"3\n" +
+	"\x06_titleB\x0e\n" +
+	"\f_if_revision\"3\n" +
 	"\fEditResponse\x12#\n" +
-	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"v\n" +
+	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\xac\x01\n" +
 	"\vNoteRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x12\n" +
 	"\x04text\x18\x03 \x01(\tR\x04text\x12#\n" +
-	"\x04goto\x18\x04 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\"3\n" +
+	"\x04goto\x18\x04 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\x12$\n" +
+	"\vif_revision\x18\x05 \x01(\tH\x00R\n" +
+	"ifRevision\x88\x01\x01B\x0e\n" +
+	"\f_if_revision\"3\n" +
 	"\fNoteResponse\x12#\n" +
-	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\x82\x01\n" +
+	"\x04view\x18\x01 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\xb8\x01\n" +
 	"\rDeleteRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x1c\n" +
 	"\trecursive\x18\x03 \x01(\bR\trecursive\x12#\n" +
-	"\x04goto\x18\x04 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\"\x92\x01\n" +
+	"\x04goto\x18\x04 \x01(\v2\x0f.noggin.v1.GotoR\x04goto\x12$\n" +
+	"\vif_revision\x18\x05 \x01(\tH\x00R\n" +
+	"ifRevision\x88\x01\x01B\x0e\n" +
+	"\f_if_revision\"\x92\x01\n" +
 	"\x0eDeleteResponse\x120\n" +
 	"\adeleted\x18\x01 \x01(\v2\x16.noggin.v1.DeletedItemR\adeleted\x12)\n" +
 	"\x10descendant_count\x18\x02 \x01(\x05R\x0fdescendantCount\x12#\n" +
@@ -4813,11 +4960,14 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\rWhereResponse\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x19\n" +
 	"\x05agent\x18\x02 \x01(\tH\x00R\x05agent\x88\x01\x01B\b\n" +
-	"\x06_agent\"S\n" +
+	"\x06_agent\"\x89\x01\n" +
 	"\rAgentsRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x1b\n" +
-	"\x06forget\x18\x02 \x01(\tH\x00R\x06forget\x88\x01\x01B\t\n" +
-	"\a_forget\"q\n" +
+	"\x06forget\x18\x02 \x01(\tH\x00R\x06forget\x88\x01\x01\x12$\n" +
+	"\vif_revision\x18\x03 \x01(\tH\x01R\n" +
+	"ifRevision\x88\x01\x01B\t\n" +
+	"\a_forgetB\x0e\n" +
+	"\f_if_revision\"q\n" +
 	"\x0eAgentsResponse\x12!\n" +
 	"\tforgotten\x18\x01 \x01(\tH\x00R\tforgotten\x88\x01\x01\x12.\n" +
 	"\x06agents\x18\x02 \x03(\v2\x16.noggin.v1.AgentCursorR\x06agentsB\f\n" +
@@ -4877,14 +5027,20 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\n" +
 	"unreadable\x18\x02 \x01(\x05R\n" +
 	"unreadable\x12\x18\n" +
-	"\amissing\x18\x03 \x01(\bR\amissing\")\n" +
+	"\amissing\x18\x03 \x01(\bR\amissing\"_\n" +
 	"\vUndoRequest\x12\x1a\n" +
-	"\blocation\x18\x01 \x01(\tR\blocation\"b\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\x12$\n" +
+	"\vif_revision\x18\x02 \x01(\tH\x00R\n" +
+	"ifRevision\x88\x01\x01B\x0e\n" +
+	"\f_if_revision\"b\n" +
 	"\fUndoResponse\x12-\n" +
 	"\x05entry\x18\x01 \x01(\v2\x17.noggin.v1.HistoryEntryR\x05entry\x12#\n" +
-	"\x04view\x18\x02 \x01(\v2\x0f.noggin.v1.ViewR\x04view\")\n" +
+	"\x04view\x18\x02 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"_\n" +
 	"\vRedoRequest\x12\x1a\n" +
-	"\blocation\x18\x01 \x01(\tR\blocation\"b\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\x12$\n" +
+	"\vif_revision\x18\x02 \x01(\tH\x00R\n" +
+	"ifRevision\x88\x01\x01B\x0e\n" +
+	"\f_if_revision\"b\n" +
 	"\fRedoResponse\x12-\n" +
 	"\x05entry\x18\x01 \x01(\v2\x17.noggin.v1.HistoryEntryR\x05entry\x12#\n" +
 	"\x04view\x18\x02 \x01(\v2\x0f.noggin.v1.ViewR\x04view\"\x12\n" +
@@ -5162,8 +5318,15 @@ func file_noggin_v1_noggin_proto_init() {
 		(*Change_Updated_)(nil),
 		(*Change_ActiveChanged_)(nil),
 	}
+	file_noggin_v1_noggin_proto_msgTypes[16].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[18].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[20].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[22].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[24].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[26].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[28].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[30].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[32].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[37].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[38].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[39].OneofWrappers = []any{}
@@ -5172,6 +5335,8 @@ func file_noggin_v1_noggin_proto_init() {
 	file_noggin_v1_noggin_proto_msgTypes[44].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[45].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[46].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[48].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[50].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[64].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[65].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[69].OneofWrappers = []any{}
