@@ -96,7 +96,7 @@ var (
 		"canonical location of the noggin to operate on — e.g. `~/.noggin.yaml`, `./.noggin.yaml`, `/abs/path.yaml`, or `file:///abs/path.yaml`. Required on every tool call.",
 		func(r *Request) *Arg { return &r.Location }))
 	pPath = p("path", tString,
-		"noggin path: absolute /1/2 (1-based positions from the roots) or relative to the active item (., .., -, +, 2/1, ../3)",
+		"noggin path: @KEY (the item with that key, wherever it moved: prefer it when others write too), absolute /1/2 (1-based positions from the roots) or relative to your active item (., .., -, +, 2/1, ../3)",
 		func(r *Request) *Arg { return &r.Path })
 	pTitle           = p("title", tString, "item title (one line)", func(r *Request) *Arg { return &r.Title })
 	pNewTitle        = p("title", tString, "new title (rename)", func(r *Request) *Arg { return &r.Title })

@@ -97,7 +97,7 @@ var toolDefs = func() []*mcp.Tool {
 // few lines.
 const Instructions = `noggin is a working-memory tree for in-flight work. Every tool (except noggin_copy and noggin_providers) takes "noggin": the location of one noggin file (e.g. "~/.noggin.yaml" or "./.noggin.yaml"); always pass the same location.
 - Tree: items (title, done flag, timestamped notes) nested at any depth. One item may be active (the cursor): what you are working on now.
-- Paths: absolute /1/2 = 2nd child of the 1st root (1-based). Relative paths resolve against the active item: . (active), .. (parent), - / + (previous/next sibling), 2 (its 2nd child). Paths shift when items move; re-read them from the latest result.
+- Paths: absolute /1/2 = 2nd child of the 1st root (1-based). Relative paths resolve against the active item: . (active), .. (parent), - / + (previous/next sibling), 2 (its 2nd child). Paths shift when items move: when others write too, name an item by its key, @KEY (every row has "key"), and pass a result's "revision" as ifRevision to write only onto what you read. Your active item is your own cursor (noggin_where names you).
 - noggin_push = start a side-quest (new child of active, becomes active). noggin_add = capture a todo for later (cursor stays; place with before/after/into).
 - noggin_done / noggin_pop close an item (a "closed" note is added) and move the cursor to its parent. Items with open children need force or closeAll.
 - noggin_note records findings on an item; noggin_show shows the spine, peers and children around the active item.
