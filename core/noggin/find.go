@@ -24,6 +24,9 @@ type FindOpts struct {
 	// Limit caps the matches returned (Total still counts them all);
 	// 0 means DefaultFindLimit.
 	Limit int
+	// By keeps only the items the writes of this agent changed (added,
+	// renamed, closed, reopened, noted, moved), as the history records them.
+	By string
 }
 
 // DefaultFindLimit is how many matches find returns unless told.
@@ -66,6 +69,21 @@ func (e *Engine) Find(ctx context.Context, s Store, o FindOpts) (_ *FindResult, 
 	if err != nil {
 		return nil, err
 	}
+	var touched map[string]bool
+	if o.By != "" {
+		j, err := s.History(ctx)
+		if err != nil {
+			return nil, historyError(err)
+		}
+		touched = map[string]bool{}
+		for _, e := range j.Entries {
+			for _, c := range e.Changes {
+				if e.Agent == o.By && c.Kind != "activated" {
+					touched[c.Key] = true
+				}
+			}
+		}
+	}
 	st := newSnap(doc)
 	x := st.x
 	under := ""
@@ -92,7 +110,7 @@ func (e *Engine) Find(ctx context.Context, s Store, o FindOpts) (_ *FindResult, 
 	var hits []hit
 	for _, it := range doc.Items {
 		it = it.decoded()
-		if o.Open && it.Done || o.Done && !it.Done {
+		if o.Open && it.Done || o.Done && !it.Done || touched != nil && !touched[it.Key] {
 			continue
 		}
 		if notes, ok := m.match(it); ok {

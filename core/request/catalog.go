@@ -121,7 +121,7 @@ var (
 	pDone            = p("done", tBool, "only done items", func(r *Request) *Arg { return &r.Done })
 	pUnder           = p("under", tString, "only items below the item at this path", func(r *Request) *Arg { return &r.Under })
 	pLimit           = p("limit", []string{"number", "string"}, "at most this many results (a whole number from 1)", func(r *Request) *Arg { return &r.Limit })
-	pBy              = p("by", tString, "only the writes of this agent", func(r *Request) *Arg { return &r.By })
+	pBy              = p("by", tString, "only what this agent wrote", func(r *Request) *Arg { return &r.By })
 	pIfRevision      = p("ifRevision", tString, "write only if the noggin is still at this revision (an answer's revision); else stale-revision", func(r *Request) *Arg { return &r.IfRevision })
 	pForget          = p("forget", tString, "drop this agent's cursor", func(r *Request) *Arg { return &r.Forget })
 	hPath            = hidden(pPath)
@@ -204,11 +204,11 @@ var verbTable = []Verb{
 		Tool:     "List providers registered in this MCP server (e.g. file://). Useful for discovering what location forms the server accepts.",
 		ReadOnly: true, Idempotent: true,
 		Params: []Param{}, global: providers},
-	{Name: "find", decode: noggin.DecodeFind, Synopsis: "<query…>", Flags: []string{"open", "done", "under", "limit"},
+	{Name: "find", decode: noggin.DecodeFind, Synopsis: "<query…>", Flags: []string{"open", "done", "under", "limit", "by"},
 		Summary:  "list the items whose title or notes hold every word of the query (any case)",
 		Tool:     "Find items whose title or notes contain every word of query (any case). Filters: open or done, under (a path), limit (default 50). Returns matches in tree order with key, path, title, done and the timestamps of matching notes, and the total.",
 		ReadOnly: true, Idempotent: true,
-		Params: []Param{pNoggin, required(pQuery), pOpen, pDone, pUnder, pLimit}, before: findChecks, run: findVerb},
+		Params: []Param{pNoggin, required(pQuery), pOpen, pDone, pUnder, pLimit, pBy}, before: findChecks, run: findVerb},
 	{Name: "log", decode: noggin.DecodeLog, Flags: []string{"limit", "by"},
 		Summary:  "list the noggin's history of writes, newest first",
 		Tool:     "List the noggin's history of writes, newest first (limit, default 20): each entry's seq, time, verb and what changed.",

@@ -781,21 +781,35 @@ func noPositionals(req *Request) error {
 
 func findVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	limit, _ := req.limit() // checked before
+	by, err := req.by()
+	if err != nil {
+		return nil, err
+	}
 	r, err := e.Find(ctx, st, noggin.FindOpts{Query: req.query(), Open: req.Open.isTrue(), Done: req.Done.isTrue(),
-		Under: jstext.TrimSpace(req.Under.text()), Limit: limit})
+		Under: jstext.TrimSpace(req.Under.text()), Limit: limit, By: by})
 	if err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
+// by is find's and log's agent to filter by ("" for all).
+func (req *Request) by() (string, error) {
+	if !req.By.Given || req.By.Value == nil {
+		return "", nil
+	}
+	by := req.By.text()
+	if !noggin.ValidAgent(by) {
+		return "", noggin.NewError(noggin.CodeInvalidAgent, noggin.F("agent", by))
+	}
+	return by, nil
+}
+
 func logVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
 	limit, _ := req.limit() // checked before
-	by := ""
-	if req.By.Given && req.By.Value != nil {
-		if by = req.By.text(); !noggin.ValidAgent(by) {
-			return nil, noggin.NewError(noggin.CodeInvalidAgent, noggin.F("agent", by))
-		}
+	by, err := req.by()
+	if err != nil {
+		return nil, err
 	}
 	r, err := e.Log(ctx, st, noggin.LogOpts{Limit: limit, By: by})
 	if err != nil {

@@ -313,7 +313,7 @@ func limitArg(l *int32) request.Arg {
 
 func (s *service) Find(ctx context.Context, req *connect.Request[nogginv1.FindRequest]) (*connect.Response[nogginv1.FindResponse], error) {
 	m := req.Msg
-	data, err := s.run(ctx, &request.Request{Verb: "find", Location: request.String(m.GetLocation()), Query: request.String(m.GetQuery()),
+	data, err := s.run(ctx, &request.Request{Verb: "find", Location: request.String(m.GetLocation()), By: request.OptString(m.By), Query: request.String(m.GetQuery()),
 		Open: request.Flag(m.GetOpen()), Done: request.Flag(m.GetDone()), Under: request.String(m.GetUnder()), Limit: limitArg(m.Limit)})
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ var flagDocs = []flagDoc{
 	{"limit", "n", "find, log: list at most `n` (find: 50, log: 20 unless told)"},
 	{"agent", "name", "work as agent `name`: its own cursor instead of the shared active item (default: $NOGGIN_AGENT)"},
 	{"forget", "name", "agents: drop the cursor of agent `name`"},
-	{"by", "name", "log: only the writes of agent `name`"},
+	{"by", "name", "find, log: only what agent `name` wrote"},
 	{"if-revision", "rev", "do nothing and fail (stale-revision) unless the noggin is still at revision `rev` (an answer's \"revision\")"},
 	{"watch", "", "show: redraw the view on every change of the noggin, until Ctrl-C"},
 	{"json", "", "print the response envelope (JSON); errors go to stderr as envelopes"},

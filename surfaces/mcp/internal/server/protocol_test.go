@@ -91,7 +91,7 @@ func TestToolsList(t *testing.T) {
 		{"noggin_delete", []string{"noggin", "path"}, []string{"noggin", "path", "recursive", "ifRevision"}},
 		{"noggin_where", []string{"noggin"}, []string{"noggin"}},
 		{"noggin_copy", []string{"from", "to"}, []string{"from", "to"}},
-		{"noggin_find", []string{"noggin", "query"}, []string{"noggin", "query", "open", "done", "under", "limit"}},
+		{"noggin_find", []string{"noggin", "query"}, []string{"noggin", "query", "open", "done", "under", "limit", "by"}},
 		{"noggin_log", []string{"noggin"}, []string{"noggin", "limit", "by"}},
 		{"noggin_agents", []string{"noggin"}, []string{"noggin", "forget", "ifRevision"}},
 		{"noggin_undo", []string{"noggin"}, []string{"noggin", "ifRevision"}},

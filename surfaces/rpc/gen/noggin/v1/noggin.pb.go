@@ -2882,7 +2882,9 @@ type FindRequest struct {
 	// Under, when not empty, is the path of the item to search below.
 	Under string `protobuf:"bytes,5,opt,name=under,proto3" json:"under,omitempty"`
 	// Limit caps the matches (at least 1; absent = 50).
-	Limit         *int32 `protobuf:"varint,6,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	Limit *int32 `protobuf:"varint,6,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	// By keeps only the items this agent's writes changed.
+	By            *string `protobuf:"bytes,7,opt,name=by,proto3,oneof" json:"by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2957,6 +2959,13 @@ func (x *FindRequest) GetLimit() int32 {
 		return *x.Limit
 	}
 	return 0
+}
+
+func (x *FindRequest) GetBy() string {
+	if x != nil && x.By != nil {
+		return *x.By
+	}
+	return ""
 }
 
 // FindMatch is one item find matched.
@@ -4980,15 +4989,17 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x05title\x18\x04 \x01(\tH\x02R\x05title\x88\x01\x01B\x06\n" +
 	"\x04_keyB\a\n" +
 	"\x05_pathB\b\n" +
-	"\x06_title\"\xa2\x01\n" +
+	"\x06_title\"\xbe\x01\n" +
 	"\vFindRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12\x14\n" +
 	"\x05query\x18\x02 \x01(\tR\x05query\x12\x12\n" +
 	"\x04open\x18\x03 \x01(\bR\x04open\x12\x12\n" +
 	"\x04done\x18\x04 \x01(\bR\x04done\x12\x14\n" +
 	"\x05under\x18\x05 \x01(\tR\x05under\x12\x19\n" +
-	"\x05limit\x18\x06 \x01(\x05H\x00R\x05limit\x88\x01\x01B\b\n" +
-	"\x06_limit\"\x84\x01\n" +
+	"\x05limit\x18\x06 \x01(\x05H\x00R\x05limit\x88\x01\x01\x12\x13\n" +
+	"\x02by\x18\a \x01(\tH\x01R\x02by\x88\x01\x01B\b\n" +
+	"\x06_limitB\x05\n" +
+	"\x03_by\"\x84\x01\n" +
 	"\tFindMatch\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x14\n" +
