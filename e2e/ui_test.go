@@ -409,6 +409,20 @@ func TestUI(t *testing.T) {
 			waitJS(`document.querySelector('.alert')?.textContent === "This address names no noggin."`))
 	})
 
+	t.Run("agents' cursors and who wrote", func(t *testing.T) {
+		srv, root := uiServer(t, map[string][]byte{"work.yaml": []byte(fuzzFixture)})
+		file := filepath.Join(root, "work.yaml")
+		c := tab(t)
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/work.yaml"), waitRows(treeTitles(readDoc(t, file))))
+		cli(t, file, "--agent", "alice", "push", "alice's side-quest")
+		cli(t, file, "--agent", "bob", "goto", "/1")
+		key := byTitle(readDoc(t, file), "alice's side-quest").Key
+		// Each agent's own active item carries its name; the shared one stays.
+		run(t, c, waitJS(`document.querySelector(".row[data-key='`+key+`'] .agents")?.textContent === "@alice"`),
+			waitJS(`[...document.querySelectorAll('.agents')].some(a => a.textContent === "@bob")`))
+		run(t, c, press("l"), waitJS(`[...document.querySelectorAll('.log .agent')].map(a => a.textContent).join() === "by bob,by alice"`))
+	})
+
 	t.Run("a write above keeps the place", func(t *testing.T) {
 		srv, root := uiServer(t, map[string][]byte{"big.yaml": GenerateNoggin(500)})
 		file := filepath.Join(root, "big.yaml")

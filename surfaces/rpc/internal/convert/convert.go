@@ -213,6 +213,9 @@ func DocumentToProto(d *noggin.Document) *nogginv1.Document {
 	if d.Active != "" && found {
 		out.Active = opt(d.Active)
 	}
+	for _, c := range d.Cursors() {
+		out.Cursors = append(out.Cursors, &nogginv1.Cursor{Agent: c.Agent, Key: opt(c.Key)})
+	}
 	return out
 }
 
@@ -231,6 +234,17 @@ func DocumentFromProto(d *nogginv1.Document) *noggin.Document {
 			CreatedAt: cloneStr(it.CreatedAt),
 			Notes:     NotesFromProto(it.GetNotes()),
 		})
+	}
+	if cs := d.GetCursors(); len(cs) > 0 {
+		m := noggin.Map{}
+		for _, c := range cs {
+			var key any
+			if c.Key != nil {
+				key = c.GetKey()
+			}
+			m = append(m, noggin.Field{Name: c.GetAgent(), Value: key})
+		}
+		out.Extra = []noggin.Field{{Name: noggin.CursorsField, Value: m}}
 	}
 	return out
 }

@@ -26,21 +26,21 @@ export class NogginPage {
   private calls = 0; // verbs sent and not yet answered (data-calls, for tests and styles)
 
   constructor(private readonly name: string, private readonly onAuth: () => void) {
-    this.tree = new TreeView((n, open) => (open ? this.run("goto", { path: this.path(n) }) : this.showDetails()));
+    this.tree = new TreeView((n, open) => (open ? this.run("goto", { path: this.target(n) }) : this.showDetails()));
     this.alert.setAttribute("role", "alert");
     this.bar.hidden = true;
     const v = (key: string, label: string, run: () => void): Verb => ({ key, label, run });
     this.verbs = [
       v("p", "push", () => this.ask("Push a child of the active item:", "", (title) => this.run("push", { title }))),
-      v("a", "add", () => this.withSelected((n) => this.ask(`Add under ${this.path(n)}:`, "", (title) => this.run("add", { title, into: this.path(n) }, n)))),
-      v("s", "add after", () => this.withSelected((n) => this.ask(`Add after ${this.path(n)}:`, "", (title) => this.run("add", { title, after: this.path(n) }, n)))),
-      v("b", "add before", () => this.withSelected((n) => this.ask(`Add before ${this.path(n)}:`, "", (title) => this.run("add", { title, before: this.path(n) }, n)))),
-      v("Enter", "goto", () => this.withSelected((n) => this.run("goto", { path: this.path(n) }))),
-      v("d", "done", () => this.withSelected((n) => this.run("done", { path: this.path(n) }))),
-      v("r", "reopen", () => this.withSelected((n) => this.run("edit", { path: this.path(n), state: "open" }))),
+      v("a", "add", () => this.withSelected((n) => this.ask(`Add under ${this.path(n)}:`, "", (title) => this.run("add", { title, into: this.target(n) }, n)))),
+      v("s", "add after", () => this.withSelected((n) => this.ask(`Add after ${this.path(n)}:`, "", (title) => this.run("add", { title, after: this.target(n) }, n)))),
+      v("b", "add before", () => this.withSelected((n) => this.ask(`Add before ${this.path(n)}:`, "", (title) => this.run("add", { title, before: this.target(n) }, n)))),
+      v("Enter", "goto", () => this.withSelected((n) => this.run("goto", { path: this.target(n) }))),
+      v("d", "done", () => this.withSelected((n) => this.run("done", { path: this.target(n) }))),
+      v("r", "reopen", () => this.withSelected((n) => this.run("edit", { path: this.target(n), state: "open" }))),
       v("o", "pop", () => this.run("pop", {})),
-      v("e", "edit", () => this.withSelected((n) => this.ask(`New title of ${this.path(n)}:`, n.title, (title) => this.run("edit", { path: this.path(n), title }, n)))),
-      v("n", "note", () => this.withSelected((n) => this.ask(`Note on ${this.path(n)}:`, "", (text) => this.run("note", { path: this.path(n), text }, n)))),
+      v("e", "edit", () => this.withSelected((n) => this.ask(`New title of ${this.path(n)}:`, n.title, (title) => this.run("edit", { path: this.target(n), title }, n)))),
+      v("n", "note", () => this.withSelected((n) => this.ask(`Note on ${this.path(n)}:`, "", (text) => this.run("note", { path: this.target(n), text }, n)))),
       v("m", "move", () => this.withSelected((n) => this.ask(`Move ${this.path(n)} (before, after or into a path, e.g. "into /2"):`, "", (where) => this.move(n, where)))),
       v("Delete", "delete", () => this.withSelected((n) => this.confirmDelete(n))),
       v("/", "find", () => this.ask("Find (every word, any case):", "", (query) => this.find(query))),
@@ -114,6 +114,12 @@ export class NogginPage {
     return this.model!.path(this.model!.byKey.get(n.key) ?? n);
   }
 
+  /** target names n in a verb's arguments by its key, @KEY: the write lands
+   * on n even if another writer moved or inserted items before it. */
+  private target(n: Node): string {
+    return "@" + n.key;
+  }
+
   private withSelected(f: (n: Node) => void): void {
     const n = this.tree.selectedNode();
     if (n) f(n);
@@ -172,7 +178,7 @@ export class NogginPage {
       : key === "ArrowLeft" && n.parent ? { after: this.path(n.parent) }
       : key === "ArrowRight" && prev ? { into: this.path(prev) }
       : null;
-    if (to) this.run("move", { path: this.path(n), ...to });
+    if (to) this.run("move", { path: this.target(n), ...to });
   }
 
   private move(n: Node, where: string): void {
@@ -181,21 +187,21 @@ export class NogginPage {
       this.say('Say where: "before PATH", "after PATH" or "into PATH".');
       return;
     }
-    this.run("move", { path: this.path(n), [m[1]]: m[2] }, n);
+    this.run("move", { path: this.target(n), [m[1]]: m[2] }, n);
   }
 
   private confirmDelete(n: Node): void {
     const below = this.model!.descendants(n);
     const what = below ? `${this.path(n)} and the ${below} items under it` : this.path(n);
     this.ask(`Delete ${what}? Type "yes":`, "", (answer) => {
-      if (answer.trim().toLowerCase() === "yes") this.run("delete", { path: this.path(n), recursive: below > 0 }, n);
+      if (answer.trim().toLowerCase() === "yes") this.run("delete", { path: this.target(n), recursive: below > 0 }, n);
     });
   }
 
   /** run calls a verb on this noggin; the Watch stream brings the change. */
   private run(verb: string, args: JsonObject, about?: Node): Promise<Envelope | undefined> {
     if (about && !this.model?.byKey.has(about.key)) {
-      // Answered after the item went (another writer): its old path may name another.
+      // The item went (another writer): say so rather than send a call core refuses.
       this.say("That item is no longer in the noggin.");
       return Promise.resolve(undefined);
     }
@@ -297,7 +303,7 @@ export class NogginPage {
     form.append(text, add);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      void this.run("note", { path: this.path(n), text: text.value }, n).then((env) => { // core says whether the text will do
+      void this.run("note", { path: this.target(n), text: text.value }, n).then((env) => { // core says whether the text will do
         if (env?.status === "ok") text.value = "";
       });
     });
@@ -351,9 +357,11 @@ export class NogginPage {
     redo.addEventListener("click", () => this.run("redo", {}));
     d.append(undo, redo);
     const list = el("ol", "log");
-    for (const e of env.data.entries as { seq: number; time: string; verb: string; summary: string }[]) {
+    for (const e of env.data.entries as { seq: number; time: string; verb: string; agent?: string; summary: string }[]) {
       const li = el("li");
-      li.append(el("time", "", e.time), el("span", "verb", e.verb), el("span", "", visible(e.summary)));
+      li.append(el("time", "", e.time), el("span", "verb", e.verb));
+      if (e.agent) li.append(el("span", "agent", "by " + visible(e.agent)));
+      li.append(el("span", "", visible(e.summary)));
       list.append(li);
     }
     if (env.data.missing) list.append(el("li", "", "No history yet."));

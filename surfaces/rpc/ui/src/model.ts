@@ -22,9 +22,14 @@ export class Model {
   readonly byKey = new Map<string, Node>();
   readonly roots: Node[] = [];
   readonly active: string | undefined;
+  /** cursors maps an item's key to the agents whose own active item it is. */
+  readonly cursors = new Map<string, string[]>();
 
   constructor(doc: Document) {
     this.active = doc.active;
+    for (const c of doc.cursors) {
+      if (c.key !== undefined) this.cursors.set(c.key, [...(this.cursors.get(c.key) ?? []), c.agent]);
+    }
     const parents: (string | undefined)[] = [];
     for (const it of doc.items) {
       this.byKey.set(it.key, {

@@ -133,7 +133,7 @@ export class TreeView {
     while (this.rowsEl.length < need) {
       const r = el("div", "row");
       r.setAttribute("role", "treeitem");
-      r.append(el("span", "twisty"), el("span", "path"), el("span", "mark"), el("span", "title"), el("span", "badge"));
+      r.append(el("span", "twisty"), el("span", "path"), el("span", "mark"), el("span", "title"), el("span", "badge"), el("span", "agents"));
       this.el.append(r);
       this.rowsEl.push(r);
     }
@@ -141,7 +141,7 @@ export class TreeView {
       const n = this.rows[first + k];
       r.hidden = !n || k >= need;
       if (r.hidden) return;
-      const [twisty, path, mark, title, badge] = r.children as unknown as HTMLElement[];
+      const [twisty, path, mark, title, badge, agents] = r.children as unknown as HTMLElement[];
       r.dataset.key = n.key;
       r.style.transform = `translateY(${(first + k) * rowHeight}px)`;
       r.style.paddingLeft = 8 + Math.min(n.depth, 40) * 18 + "px";
@@ -156,6 +156,10 @@ export class TreeView {
       mark.textContent = (n.key === model.active ? "● " : "") + (n.done ? "✓" : "");
       title.textContent = oneLine(n.title);
       badge.textContent = n.notes.length ? "✎ " + n.notes.length : "";
+      // Each agent whose own cursor is here (docs/cli.md, Agents), as text.
+      const here = model.cursors.get(n.key);
+      agents.textContent = here ? here.map((a) => "@" + a).join(" ") : "";
+      agents.title = here ? "the active item of " + here.join(", ") : "";
     });
   }
 }

@@ -195,7 +195,9 @@ type Document struct {
 	// Key of the active item; absent when none is active.
 	Active *string `protobuf:"bytes,2,opt,name=active,proto3,oneof" json:"active,omitempty"`
 	// Every item of the forest, in document order (sibling order).
-	Items         []*Item `protobuf:"bytes,3,rep,name=items,proto3" json:"items,omitempty"`
+	Items []*Item `protobuf:"bytes,3,rep,name=items,proto3" json:"items,omitempty"`
+	// The agents' cursors, in the noggin's order (docs/file-format.md).
+	Cursors       []*Cursor `protobuf:"bytes,4,rep,name=cursors,proto3" json:"cursors,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -251,6 +253,68 @@ func (x *Document) GetItems() []*Item {
 	return nil
 }
 
+func (x *Document) GetCursors() []*Cursor {
+	if x != nil {
+		return x.Cursors
+	}
+	return nil
+}
+
+// Cursor is one agent's own active item.
+type Cursor struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The agent's name.
+	Agent string `protobuf:"bytes,1,opt,name=agent,proto3" json:"agent,omitempty"`
+	// Key of its active item; absent for none.
+	Key           *string `protobuf:"bytes,2,opt,name=key,proto3,oneof" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Cursor) Reset() {
+	*x = Cursor{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Cursor) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Cursor) ProtoMessage() {}
+
+func (x *Cursor) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Cursor.ProtoReflect.Descriptor instead.
+func (*Cursor) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Cursor) GetAgent() string {
+	if x != nil {
+		return x.Agent
+	}
+	return ""
+}
+
+func (x *Cursor) GetKey() string {
+	if x != nil && x.Key != nil {
+		return *x.Key
+	}
+	return ""
+}
+
 // Node is one rendered item of a View (docs/cli.md).
 type Node struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -281,7 +345,7 @@ type Node struct {
 
 func (x *Node) Reset() {
 	*x = Node{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[3]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -293,7 +357,7 @@ func (x *Node) String() string {
 func (*Node) ProtoMessage() {}
 
 func (x *Node) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[3]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -306,7 +370,7 @@ func (x *Node) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Node.ProtoReflect.Descriptor instead.
 func (*Node) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{3}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Node) GetKey() string {
@@ -398,7 +462,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[4]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -410,7 +474,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[4]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -423,7 +487,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{4}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *View) GetActivePath() string {
@@ -474,7 +538,7 @@ type Placement struct {
 
 func (x *Placement) Reset() {
 	*x = Placement{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[5]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -486,7 +550,7 @@ func (x *Placement) String() string {
 func (*Placement) ProtoMessage() {}
 
 func (x *Placement) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[5]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -499,7 +563,7 @@ func (x *Placement) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Placement.ProtoReflect.Descriptor instead.
 func (*Placement) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{5}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Placement) GetKind() string {
@@ -535,7 +599,7 @@ type Goto struct {
 
 func (x *Goto) Reset() {
 	*x = Goto{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[6]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -547,7 +611,7 @@ func (x *Goto) String() string {
 func (*Goto) ProtoMessage() {}
 
 func (x *Goto) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[6]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -560,7 +624,7 @@ func (x *Goto) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Goto.ProtoReflect.Descriptor instead.
 func (*Goto) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{6}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Goto) GetTarget() isGoto_Target {
@@ -617,7 +681,7 @@ type Provider struct {
 
 func (x *Provider) Reset() {
 	*x = Provider{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[7]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -629,7 +693,7 @@ func (x *Provider) String() string {
 func (*Provider) ProtoMessage() {}
 
 func (x *Provider) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[7]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -642,7 +706,7 @@ func (x *Provider) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Provider.ProtoReflect.Descriptor instead.
 func (*Provider) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{7}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Provider) GetScheme() string {
@@ -667,7 +731,7 @@ type DeletedItem struct {
 
 func (x *DeletedItem) Reset() {
 	*x = DeletedItem{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[8]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -679,7 +743,7 @@ func (x *DeletedItem) String() string {
 func (*DeletedItem) ProtoMessage() {}
 
 func (x *DeletedItem) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[8]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -692,7 +756,7 @@ func (x *DeletedItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeletedItem.ProtoReflect.Descriptor instead.
 func (*DeletedItem) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{8}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *DeletedItem) GetKey() string {
@@ -729,7 +793,7 @@ type KeyPair struct {
 
 func (x *KeyPair) Reset() {
 	*x = KeyPair{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[9]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -741,7 +805,7 @@ func (x *KeyPair) String() string {
 func (*KeyPair) ProtoMessage() {}
 
 func (x *KeyPair) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[9]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -754,7 +818,7 @@ func (x *KeyPair) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyPair.ProtoReflect.Descriptor instead.
 func (*KeyPair) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{9}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *KeyPair) GetOldKey() string {
@@ -790,7 +854,7 @@ type Change struct {
 
 func (x *Change) Reset() {
 	*x = Change{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[10]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -802,7 +866,7 @@ func (x *Change) String() string {
 func (*Change) ProtoMessage() {}
 
 func (x *Change) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[10]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -815,7 +879,7 @@ func (x *Change) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Change.ProtoReflect.Descriptor instead.
 func (*Change) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{10}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Change) GetKind() isChange_Kind {
@@ -934,7 +998,7 @@ type ErrorDetail struct {
 
 func (x *ErrorDetail) Reset() {
 	*x = ErrorDetail{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[11]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -946,7 +1010,7 @@ func (x *ErrorDetail) String() string {
 func (*ErrorDetail) ProtoMessage() {}
 
 func (x *ErrorDetail) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[11]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -959,7 +1023,7 @@ func (x *ErrorDetail) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ErrorDetail.ProtoReflect.Descriptor instead.
 func (*ErrorDetail) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{11}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ErrorDetail) GetCode() string {
@@ -1030,7 +1094,7 @@ type ShowRequest struct {
 
 func (x *ShowRequest) Reset() {
 	*x = ShowRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[12]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1042,7 +1106,7 @@ func (x *ShowRequest) String() string {
 func (*ShowRequest) ProtoMessage() {}
 
 func (x *ShowRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[12]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1055,7 +1119,7 @@ func (x *ShowRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShowRequest.ProtoReflect.Descriptor instead.
 func (*ShowRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{12}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ShowRequest) GetLocation() string {
@@ -1104,7 +1168,7 @@ type ShowResponse struct {
 
 func (x *ShowResponse) Reset() {
 	*x = ShowResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[13]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1116,7 +1180,7 @@ func (x *ShowResponse) String() string {
 func (*ShowResponse) ProtoMessage() {}
 
 func (x *ShowResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[13]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1129,7 +1193,7 @@ func (x *ShowResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShowResponse.ProtoReflect.Descriptor instead.
 func (*ShowResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{13}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ShowResponse) GetView() *View {
@@ -1160,7 +1224,7 @@ type ShowGotoRequest struct {
 
 func (x *ShowGotoRequest) Reset() {
 	*x = ShowGotoRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[14]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1172,7 +1236,7 @@ func (x *ShowGotoRequest) String() string {
 func (*ShowGotoRequest) ProtoMessage() {}
 
 func (x *ShowGotoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[14]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1185,7 +1249,7 @@ func (x *ShowGotoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShowGotoRequest.ProtoReflect.Descriptor instead.
 func (*ShowGotoRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{14}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ShowGotoRequest) GetLocation() string {
@@ -1241,7 +1305,7 @@ type ShowGotoResponse struct {
 
 func (x *ShowGotoResponse) Reset() {
 	*x = ShowGotoResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[15]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1253,7 +1317,7 @@ func (x *ShowGotoResponse) String() string {
 func (*ShowGotoResponse) ProtoMessage() {}
 
 func (x *ShowGotoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[15]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1266,7 +1330,7 @@ func (x *ShowGotoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShowGotoResponse.ProtoReflect.Descriptor instead.
 func (*ShowGotoResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{15}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ShowGotoResponse) GetView() *View {
@@ -1292,7 +1356,7 @@ type PushRequest struct {
 
 func (x *PushRequest) Reset() {
 	*x = PushRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[16]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1304,7 +1368,7 @@ func (x *PushRequest) String() string {
 func (*PushRequest) ProtoMessage() {}
 
 func (x *PushRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[16]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1317,7 +1381,7 @@ func (x *PushRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushRequest.ProtoReflect.Descriptor instead.
 func (*PushRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{16}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PushRequest) GetLocation() string {
@@ -1352,7 +1416,7 @@ type PushResponse struct {
 
 func (x *PushResponse) Reset() {
 	*x = PushResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[17]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1364,7 +1428,7 @@ func (x *PushResponse) String() string {
 func (*PushResponse) ProtoMessage() {}
 
 func (x *PushResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[17]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1377,7 +1441,7 @@ func (x *PushResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushResponse.ProtoReflect.Descriptor instead.
 func (*PushResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{17}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *PushResponse) GetView() *View {
@@ -1407,7 +1471,7 @@ type AddRequest struct {
 
 func (x *AddRequest) Reset() {
 	*x = AddRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[18]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1419,7 +1483,7 @@ func (x *AddRequest) String() string {
 func (*AddRequest) ProtoMessage() {}
 
 func (x *AddRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[18]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1432,7 +1496,7 @@ func (x *AddRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddRequest.ProtoReflect.Descriptor instead.
 func (*AddRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{18}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *AddRequest) GetLocation() string {
@@ -1481,7 +1545,7 @@ type AddResponse struct {
 
 func (x *AddResponse) Reset() {
 	*x = AddResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[19]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1493,7 +1557,7 @@ func (x *AddResponse) String() string {
 func (*AddResponse) ProtoMessage() {}
 
 func (x *AddResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[19]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1506,7 +1570,7 @@ func (x *AddResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddResponse.ProtoReflect.Descriptor instead.
 func (*AddResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{19}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *AddResponse) GetView() *View {
@@ -1536,7 +1600,7 @@ type MoveRequest struct {
 
 func (x *MoveRequest) Reset() {
 	*x = MoveRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[20]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1548,7 +1612,7 @@ func (x *MoveRequest) String() string {
 func (*MoveRequest) ProtoMessage() {}
 
 func (x *MoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[20]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1561,7 +1625,7 @@ func (x *MoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveRequest.ProtoReflect.Descriptor instead.
 func (*MoveRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{20}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *MoveRequest) GetLocation() string {
@@ -1610,7 +1674,7 @@ type MoveResponse struct {
 
 func (x *MoveResponse) Reset() {
 	*x = MoveResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[21]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1622,7 +1686,7 @@ func (x *MoveResponse) String() string {
 func (*MoveResponse) ProtoMessage() {}
 
 func (x *MoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[21]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1635,7 +1699,7 @@ func (x *MoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveResponse.ProtoReflect.Descriptor instead.
 func (*MoveResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{21}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *MoveResponse) GetView() *View {
@@ -1661,7 +1725,7 @@ type GotoRequest struct {
 
 func (x *GotoRequest) Reset() {
 	*x = GotoRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[22]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1673,7 +1737,7 @@ func (x *GotoRequest) String() string {
 func (*GotoRequest) ProtoMessage() {}
 
 func (x *GotoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[22]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1686,7 +1750,7 @@ func (x *GotoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GotoRequest.ProtoReflect.Descriptor instead.
 func (*GotoRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{22}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GotoRequest) GetLocation() string {
@@ -1721,7 +1785,7 @@ type GotoResponse struct {
 
 func (x *GotoResponse) Reset() {
 	*x = GotoResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[23]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1733,7 +1797,7 @@ func (x *GotoResponse) String() string {
 func (*GotoResponse) ProtoMessage() {}
 
 func (x *GotoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[23]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1746,7 +1810,7 @@ func (x *GotoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GotoResponse.ProtoReflect.Descriptor instead.
 func (*GotoResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{23}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GotoResponse) GetView() *View {
@@ -1778,7 +1842,7 @@ type DoneRequest struct {
 
 func (x *DoneRequest) Reset() {
 	*x = DoneRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[24]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1790,7 +1854,7 @@ func (x *DoneRequest) String() string {
 func (*DoneRequest) ProtoMessage() {}
 
 func (x *DoneRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[24]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1803,7 +1867,7 @@ func (x *DoneRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DoneRequest.ProtoReflect.Descriptor instead.
 func (*DoneRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{24}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *DoneRequest) GetLocation() string {
@@ -1859,7 +1923,7 @@ type DoneResponse struct {
 
 func (x *DoneResponse) Reset() {
 	*x = DoneResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[25]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1871,7 +1935,7 @@ func (x *DoneResponse) String() string {
 func (*DoneResponse) ProtoMessage() {}
 
 func (x *DoneResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[25]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1884,7 +1948,7 @@ func (x *DoneResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DoneResponse.ProtoReflect.Descriptor instead.
 func (*DoneResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{25}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *DoneResponse) GetView() *View {
@@ -1916,7 +1980,7 @@ type PopRequest struct {
 
 func (x *PopRequest) Reset() {
 	*x = PopRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[26]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1928,7 +1992,7 @@ func (x *PopRequest) String() string {
 func (*PopRequest) ProtoMessage() {}
 
 func (x *PopRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[26]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1941,7 +2005,7 @@ func (x *PopRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PopRequest.ProtoReflect.Descriptor instead.
 func (*PopRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{26}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *PopRequest) GetLocation() string {
@@ -1997,7 +2061,7 @@ type PopResponse struct {
 
 func (x *PopResponse) Reset() {
 	*x = PopResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[27]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2009,7 +2073,7 @@ func (x *PopResponse) String() string {
 func (*PopResponse) ProtoMessage() {}
 
 func (x *PopResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[27]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2022,7 +2086,7 @@ func (x *PopResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PopResponse.ProtoReflect.Descriptor instead.
 func (*PopResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{27}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *PopResponse) GetView() *View {
@@ -2058,7 +2122,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[28]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2070,7 +2134,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[28]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2083,7 +2147,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{28}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *EditRequest) GetLocation() string {
@@ -2153,7 +2217,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[29]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2165,7 +2229,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[29]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2178,7 +2242,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{29}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *EditResponse) GetView() *View {
@@ -2208,7 +2272,7 @@ type NoteRequest struct {
 
 func (x *NoteRequest) Reset() {
 	*x = NoteRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[30]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2220,7 +2284,7 @@ func (x *NoteRequest) String() string {
 func (*NoteRequest) ProtoMessage() {}
 
 func (x *NoteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[30]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2233,7 +2297,7 @@ func (x *NoteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteRequest.ProtoReflect.Descriptor instead.
 func (*NoteRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{30}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *NoteRequest) GetLocation() string {
@@ -2282,7 +2346,7 @@ type NoteResponse struct {
 
 func (x *NoteResponse) Reset() {
 	*x = NoteResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[31]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2294,7 +2358,7 @@ func (x *NoteResponse) String() string {
 func (*NoteResponse) ProtoMessage() {}
 
 func (x *NoteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[31]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2307,7 +2371,7 @@ func (x *NoteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NoteResponse.ProtoReflect.Descriptor instead.
 func (*NoteResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{31}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *NoteResponse) GetView() *View {
@@ -2337,7 +2401,7 @@ type DeleteRequest struct {
 
 func (x *DeleteRequest) Reset() {
 	*x = DeleteRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[32]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2349,7 +2413,7 @@ func (x *DeleteRequest) String() string {
 func (*DeleteRequest) ProtoMessage() {}
 
 func (x *DeleteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[32]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2362,7 +2426,7 @@ func (x *DeleteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteRequest.ProtoReflect.Descriptor instead.
 func (*DeleteRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{32}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *DeleteRequest) GetLocation() string {
@@ -2415,7 +2479,7 @@ type DeleteResponse struct {
 
 func (x *DeleteResponse) Reset() {
 	*x = DeleteResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[33]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2427,7 +2491,7 @@ func (x *DeleteResponse) String() string {
 func (*DeleteResponse) ProtoMessage() {}
 
 func (x *DeleteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[33]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2440,7 +2504,7 @@ func (x *DeleteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteResponse.ProtoReflect.Descriptor instead.
 func (*DeleteResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{33}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *DeleteResponse) GetDeleted() *DeletedItem {
@@ -2477,7 +2541,7 @@ type CopyRequest struct {
 
 func (x *CopyRequest) Reset() {
 	*x = CopyRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[34]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2489,7 +2553,7 @@ func (x *CopyRequest) String() string {
 func (*CopyRequest) ProtoMessage() {}
 
 func (x *CopyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[34]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2502,7 +2566,7 @@ func (x *CopyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CopyRequest.ProtoReflect.Descriptor instead.
 func (*CopyRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{34}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CopyRequest) GetSourceLocation() string {
@@ -2532,7 +2596,7 @@ type CopyResponse struct {
 
 func (x *CopyResponse) Reset() {
 	*x = CopyResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[35]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2544,7 +2608,7 @@ func (x *CopyResponse) String() string {
 func (*CopyResponse) ProtoMessage() {}
 
 func (x *CopyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[35]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2557,7 +2621,7 @@ func (x *CopyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CopyResponse.ProtoReflect.Descriptor instead.
 func (*CopyResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{35}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CopyResponse) GetCopied() int32 {
@@ -2585,7 +2649,7 @@ type WhereRequest struct {
 
 func (x *WhereRequest) Reset() {
 	*x = WhereRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[36]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2597,7 +2661,7 @@ func (x *WhereRequest) String() string {
 func (*WhereRequest) ProtoMessage() {}
 
 func (x *WhereRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[36]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2610,7 +2674,7 @@ func (x *WhereRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WhereRequest.ProtoReflect.Descriptor instead.
 func (*WhereRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{36}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *WhereRequest) GetLocation() string {
@@ -2633,7 +2697,7 @@ type WhereResponse struct {
 
 func (x *WhereResponse) Reset() {
 	*x = WhereResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[37]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2645,7 +2709,7 @@ func (x *WhereResponse) String() string {
 func (*WhereResponse) ProtoMessage() {}
 
 func (x *WhereResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[37]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2658,7 +2722,7 @@ func (x *WhereResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WhereResponse.ProtoReflect.Descriptor instead.
 func (*WhereResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{37}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *WhereResponse) GetLocation() string {
@@ -2691,7 +2755,7 @@ type AgentsRequest struct {
 
 func (x *AgentsRequest) Reset() {
 	*x = AgentsRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2703,7 +2767,7 @@ func (x *AgentsRequest) String() string {
 func (*AgentsRequest) ProtoMessage() {}
 
 func (x *AgentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[38]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2716,7 +2780,7 @@ func (x *AgentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentsRequest.ProtoReflect.Descriptor instead.
 func (*AgentsRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{38}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *AgentsRequest) GetLocation() string {
@@ -2753,7 +2817,7 @@ type AgentsResponse struct {
 
 func (x *AgentsResponse) Reset() {
 	*x = AgentsResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2765,7 +2829,7 @@ func (x *AgentsResponse) String() string {
 func (*AgentsResponse) ProtoMessage() {}
 
 func (x *AgentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[39]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2778,7 +2842,7 @@ func (x *AgentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentsResponse.ProtoReflect.Descriptor instead.
 func (*AgentsResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{39}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *AgentsResponse) GetForgotten() string {
@@ -2812,7 +2876,7 @@ type AgentCursor struct {
 
 func (x *AgentCursor) Reset() {
 	*x = AgentCursor{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2824,7 +2888,7 @@ func (x *AgentCursor) String() string {
 func (*AgentCursor) ProtoMessage() {}
 
 func (x *AgentCursor) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[40]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2837,7 +2901,7 @@ func (x *AgentCursor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentCursor.ProtoReflect.Descriptor instead.
 func (*AgentCursor) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{40}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *AgentCursor) GetAgent() string {
@@ -2891,7 +2955,7 @@ type FindRequest struct {
 
 func (x *FindRequest) Reset() {
 	*x = FindRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2903,7 +2967,7 @@ func (x *FindRequest) String() string {
 func (*FindRequest) ProtoMessage() {}
 
 func (x *FindRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[41]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2916,7 +2980,7 @@ func (x *FindRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindRequest.ProtoReflect.Descriptor instead.
 func (*FindRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{41}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *FindRequest) GetLocation() string {
@@ -2988,7 +3052,7 @@ type FindMatch struct {
 
 func (x *FindMatch) Reset() {
 	*x = FindMatch{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3000,7 +3064,7 @@ func (x *FindMatch) String() string {
 func (*FindMatch) ProtoMessage() {}
 
 func (x *FindMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[42]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3013,7 +3077,7 @@ func (x *FindMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindMatch.ProtoReflect.Descriptor instead.
 func (*FindMatch) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{42}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *FindMatch) GetKey() string {
@@ -3064,7 +3128,7 @@ type FindResponse struct {
 
 func (x *FindResponse) Reset() {
 	*x = FindResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3076,7 +3140,7 @@ func (x *FindResponse) String() string {
 func (*FindResponse) ProtoMessage() {}
 
 func (x *FindResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[43]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3089,7 +3153,7 @@ func (x *FindResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindResponse.ProtoReflect.Descriptor instead.
 func (*FindResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{43}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *FindResponse) GetMatches() []*FindMatch {
@@ -3131,7 +3195,7 @@ type HistoryEntry struct {
 
 func (x *HistoryEntry) Reset() {
 	*x = HistoryEntry{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3143,7 +3207,7 @@ func (x *HistoryEntry) String() string {
 func (*HistoryEntry) ProtoMessage() {}
 
 func (x *HistoryEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[44]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3156,7 +3220,7 @@ func (x *HistoryEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HistoryEntry.ProtoReflect.Descriptor instead.
 func (*HistoryEntry) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{44}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *HistoryEntry) GetSeq() int32 {
@@ -3234,7 +3298,7 @@ type HistoryChange struct {
 
 func (x *HistoryChange) Reset() {
 	*x = HistoryChange{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3246,7 +3310,7 @@ func (x *HistoryChange) String() string {
 func (*HistoryChange) ProtoMessage() {}
 
 func (x *HistoryChange) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[45]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3259,7 +3323,7 @@ func (x *HistoryChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HistoryChange.ProtoReflect.Descriptor instead.
 func (*HistoryChange) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{45}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *HistoryChange) GetKind() string {
@@ -3305,7 +3369,7 @@ type LogRequest struct {
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3317,7 +3381,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[46]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3330,7 +3394,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{46}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *LogRequest) GetLocation() string {
@@ -3369,7 +3433,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3381,7 +3445,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[47]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3394,7 +3458,7 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{47}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *LogResponse) GetEntries() []*HistoryEntry {
@@ -3432,7 +3496,7 @@ type UndoRequest struct {
 
 func (x *UndoRequest) Reset() {
 	*x = UndoRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3444,7 +3508,7 @@ func (x *UndoRequest) String() string {
 func (*UndoRequest) ProtoMessage() {}
 
 func (x *UndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[48]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3457,7 +3521,7 @@ func (x *UndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoRequest.ProtoReflect.Descriptor instead.
 func (*UndoRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{48}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *UndoRequest) GetLocation() string {
@@ -3487,7 +3551,7 @@ type UndoResponse struct {
 
 func (x *UndoResponse) Reset() {
 	*x = UndoResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3499,7 +3563,7 @@ func (x *UndoResponse) String() string {
 func (*UndoResponse) ProtoMessage() {}
 
 func (x *UndoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3512,7 +3576,7 @@ func (x *UndoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
 func (*UndoResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{49}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *UndoResponse) GetEntry() *HistoryEntry {
@@ -3543,7 +3607,7 @@ type RedoRequest struct {
 
 func (x *RedoRequest) Reset() {
 	*x = RedoRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3555,7 +3619,7 @@ func (x *RedoRequest) String() string {
 func (*RedoRequest) ProtoMessage() {}
 
 func (x *RedoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3568,7 +3632,7 @@ func (x *RedoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedoRequest.ProtoReflect.Descriptor instead.
 func (*RedoRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{50}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *RedoRequest) GetLocation() string {
@@ -3598,7 +3662,7 @@ type RedoResponse struct {
 
 func (x *RedoResponse) Reset() {
 	*x = RedoResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3610,7 +3674,7 @@ func (x *RedoResponse) String() string {
 func (*RedoResponse) ProtoMessage() {}
 
 func (x *RedoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3623,7 +3687,7 @@ func (x *RedoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedoResponse.ProtoReflect.Descriptor instead.
 func (*RedoResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{51}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *RedoResponse) GetEntry() *HistoryEntry {
@@ -3649,7 +3713,7 @@ type ProvidersRequest struct {
 
 func (x *ProvidersRequest) Reset() {
 	*x = ProvidersRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3661,7 +3725,7 @@ func (x *ProvidersRequest) String() string {
 func (*ProvidersRequest) ProtoMessage() {}
 
 func (x *ProvidersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3674,7 +3738,7 @@ func (x *ProvidersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProvidersRequest.ProtoReflect.Descriptor instead.
 func (*ProvidersRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{52}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{53}
 }
 
 // ProvidersResponse lists the registered schemes in registration order.
@@ -3688,7 +3752,7 @@ type ProvidersResponse struct {
 
 func (x *ProvidersResponse) Reset() {
 	*x = ProvidersResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3700,7 +3764,7 @@ func (x *ProvidersResponse) String() string {
 func (*ProvidersResponse) ProtoMessage() {}
 
 func (x *ProvidersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3713,7 +3777,7 @@ func (x *ProvidersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProvidersResponse.ProtoReflect.Descriptor instead.
 func (*ProvidersResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{53}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *ProvidersResponse) GetProviders() []*Provider {
@@ -3732,7 +3796,7 @@ type ListRequest struct {
 
 func (x *ListRequest) Reset() {
 	*x = ListRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3744,7 +3808,7 @@ func (x *ListRequest) String() string {
 func (*ListRequest) ProtoMessage() {}
 
 func (x *ListRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3757,7 +3821,7 @@ func (x *ListRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRequest.ProtoReflect.Descriptor instead.
 func (*ListRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{54}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{55}
 }
 
 // ListResponse names the served noggins.
@@ -3774,7 +3838,7 @@ type ListResponse struct {
 
 func (x *ListResponse) Reset() {
 	*x = ListResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3786,7 +3850,7 @@ func (x *ListResponse) String() string {
 func (*ListResponse) ProtoMessage() {}
 
 func (x *ListResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3799,7 +3863,7 @@ func (x *ListResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListResponse.ProtoReflect.Descriptor instead.
 func (*ListResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{55}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *ListResponse) GetNames() []string {
@@ -3827,7 +3891,7 @@ type SnapshotRequest struct {
 
 func (x *SnapshotRequest) Reset() {
 	*x = SnapshotRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3839,7 +3903,7 @@ func (x *SnapshotRequest) String() string {
 func (*SnapshotRequest) ProtoMessage() {}
 
 func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3852,7 +3916,7 @@ func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotRequest.ProtoReflect.Descriptor instead.
 func (*SnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{56}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *SnapshotRequest) GetLocation() string {
@@ -3873,7 +3937,7 @@ type SnapshotResponse struct {
 
 func (x *SnapshotResponse) Reset() {
 	*x = SnapshotResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3885,7 +3949,7 @@ func (x *SnapshotResponse) String() string {
 func (*SnapshotResponse) ProtoMessage() {}
 
 func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3898,7 +3962,7 @@ func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
 func (*SnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{57}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *SnapshotResponse) GetDocument() *Document {
@@ -3919,7 +3983,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3931,7 +3995,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3944,7 +4008,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{58}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *WatchRequest) GetLocation() string {
@@ -3973,7 +4037,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3985,7 +4049,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3998,7 +4062,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{59}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *WatchResponse) GetInitial() bool {
@@ -4044,7 +4108,7 @@ type RunRequest struct {
 
 func (x *RunRequest) Reset() {
 	*x = RunRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4056,7 +4120,7 @@ func (x *RunRequest) String() string {
 func (*RunRequest) ProtoMessage() {}
 
 func (x *RunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4069,7 +4133,7 @@ func (x *RunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunRequest.ProtoReflect.Descriptor instead.
 func (*RunRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{60}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *RunRequest) GetRequest() string {
@@ -4099,7 +4163,7 @@ type RunResponse struct {
 
 func (x *RunResponse) Reset() {
 	*x = RunResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4111,7 +4175,7 @@ func (x *RunResponse) String() string {
 func (*RunResponse) ProtoMessage() {}
 
 func (x *RunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4124,7 +4188,7 @@ func (x *RunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunResponse.ProtoReflect.Descriptor instead.
 func (*RunResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{61}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *RunResponse) GetEnvelope() string {
@@ -4156,7 +4220,7 @@ type CallRequest struct {
 
 func (x *CallRequest) Reset() {
 	*x = CallRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4168,7 +4232,7 @@ func (x *CallRequest) String() string {
 func (*CallRequest) ProtoMessage() {}
 
 func (x *CallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4181,7 +4245,7 @@ func (x *CallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
 func (*CallRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{62}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *CallRequest) GetVerb() string {
@@ -4211,7 +4275,7 @@ type CallResponse struct {
 
 func (x *CallResponse) Reset() {
 	*x = CallResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4223,7 +4287,7 @@ func (x *CallResponse) String() string {
 func (*CallResponse) ProtoMessage() {}
 
 func (x *CallResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4236,7 +4300,7 @@ func (x *CallResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
 func (*CallResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{63}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *CallResponse) GetEnvelope() string {
@@ -4266,7 +4330,7 @@ type Change_Slot struct {
 
 func (x *Change_Slot) Reset() {
 	*x = Change_Slot{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4278,7 +4342,7 @@ func (x *Change_Slot) String() string {
 func (*Change_Slot) ProtoMessage() {}
 
 func (x *Change_Slot) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4291,7 +4355,7 @@ func (x *Change_Slot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Change_Slot.ProtoReflect.Descriptor instead.
 func (*Change_Slot) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{10, 0}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{11, 0}
 }
 
 func (x *Change_Slot) GetParentKey() string {
@@ -4323,7 +4387,7 @@ type Change_Added struct {
 
 func (x *Change_Added) Reset() {
 	*x = Change_Added{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4335,7 +4399,7 @@ func (x *Change_Added) String() string {
 func (*Change_Added) ProtoMessage() {}
 
 func (x *Change_Added) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4348,7 +4412,7 @@ func (x *Change_Added) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Change_Added.ProtoReflect.Descriptor instead.
 func (*Change_Added) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{10, 1}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{11, 1}
 }
 
 func (x *Change_Added) GetKey() string {
@@ -4383,7 +4447,7 @@ type Change_Removed struct {
 
 func (x *Change_Removed) Reset() {
 	*x = Change_Removed{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4395,7 +4459,7 @@ func (x *Change_Removed) String() string {
 func (*Change_Removed) ProtoMessage() {}
 
 func (x *Change_Removed) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4408,7 +4472,7 @@ func (x *Change_Removed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Change_Removed.ProtoReflect.Descriptor instead.
 func (*Change_Removed) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{10, 2}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{11, 2}
 }
 
 func (x *Change_Removed) GetKey() string {
@@ -4433,7 +4497,7 @@ type Change_Moved struct {
 
 func (x *Change_Moved) Reset() {
 	*x = Change_Moved{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4445,7 +4509,7 @@ func (x *Change_Moved) String() string {
 func (*Change_Moved) ProtoMessage() {}
 
 func (x *Change_Moved) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4458,7 +4522,7 @@ func (x *Change_Moved) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Change_Moved.ProtoReflect.Descriptor instead.
 func (*Change_Moved) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{10, 3}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{11, 3}
 }
 
 func (x *Change_Moved) GetKey() string {
@@ -4495,7 +4559,7 @@ type Change_Updated struct {
 
 func (x *Change_Updated) Reset() {
 	*x = Change_Updated{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4507,7 +4571,7 @@ func (x *Change_Updated) String() string {
 func (*Change_Updated) ProtoMessage() {}
 
 func (x *Change_Updated) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4520,7 +4584,7 @@ func (x *Change_Updated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Change_Updated.ProtoReflect.Descriptor instead.
 func (*Change_Updated) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{10, 4}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{11, 4}
 }
 
 func (x *Change_Updated) GetKey() string {
@@ -4550,7 +4614,7 @@ type Change_ActiveChanged struct {
 
 func (x *Change_ActiveChanged) Reset() {
 	*x = Change_ActiveChanged{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4562,7 +4626,7 @@ func (x *Change_ActiveChanged) String() string {
 func (*Change_ActiveChanged) ProtoMessage() {}
 
 func (x *Change_ActiveChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4575,7 +4639,7 @@ func (x *Change_ActiveChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Change_ActiveChanged.ProtoReflect.Descriptor instead.
 func (*Change_ActiveChanged) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{10, 5}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{11, 5}
 }
 
 func (x *Change_ActiveChanged) GetFrom() string {
@@ -4612,7 +4676,7 @@ type ErrorDetail_Field struct {
 
 func (x *ErrorDetail_Field) Reset() {
 	*x = ErrorDetail_Field{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4624,7 +4688,7 @@ func (x *ErrorDetail_Field) String() string {
 func (*ErrorDetail_Field) ProtoMessage() {}
 
 func (x *ErrorDetail_Field) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4637,7 +4701,7 @@ func (x *ErrorDetail_Field) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ErrorDetail_Field.ProtoReflect.Descriptor instead.
 func (*ErrorDetail_Field) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{11, 0}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{12, 0}
 }
 
 func (x *ErrorDetail_Field) GetName() string {
@@ -4742,12 +4806,17 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"created_at\x18\x05 \x01(\tH\x01R\tcreatedAt\x88\x01\x01\x12%\n" +
 	"\x05notes\x18\x06 \x03(\v2\x0f.noggin.v1.NoteR\x05notesB\r\n" +
 	"\v_parent_keyB\r\n" +
-	"\v_created_at\"\x80\x01\n" +
+	"\v_created_at\"\xad\x01\n" +
 	"\bDocument\x12%\n" +
 	"\x0eschema_version\x18\x01 \x01(\x05R\rschemaVersion\x12\x1b\n" +
 	"\x06active\x18\x02 \x01(\tH\x00R\x06active\x88\x01\x01\x12%\n" +
-	"\x05items\x18\x03 \x03(\v2\x0f.noggin.v1.ItemR\x05itemsB\t\n" +
-	"\a_active\"\xc8\x02\n" +
+	"\x05items\x18\x03 \x03(\v2\x0f.noggin.v1.ItemR\x05items\x12+\n" +
+	"\acursors\x18\x04 \x03(\v2\x11.noggin.v1.CursorR\acursorsB\t\n" +
+	"\a_active\"=\n" +
+	"\x06Cursor\x12\x14\n" +
+	"\x05agent\x18\x01 \x01(\tR\x05agent\x12\x15\n" +
+	"\x03key\x18\x02 \x01(\tH\x00R\x03key\x88\x01\x01B\x06\n" +
+	"\x04_key\"\xc8\x02\n" +
 	"\x04Node\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\"\n" +
 	"\n" +
@@ -5125,187 +5194,189 @@ func file_noggin_v1_noggin_proto_rawDescGZIP() []byte {
 	return file_noggin_v1_noggin_proto_rawDescData
 }
 
-var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
+var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
 var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*Note)(nil),                 // 0: noggin.v1.Note
 	(*Item)(nil),                 // 1: noggin.v1.Item
 	(*Document)(nil),             // 2: noggin.v1.Document
-	(*Node)(nil),                 // 3: noggin.v1.Node
-	(*View)(nil),                 // 4: noggin.v1.View
-	(*Placement)(nil),            // 5: noggin.v1.Placement
-	(*Goto)(nil),                 // 6: noggin.v1.Goto
-	(*Provider)(nil),             // 7: noggin.v1.Provider
-	(*DeletedItem)(nil),          // 8: noggin.v1.DeletedItem
-	(*KeyPair)(nil),              // 9: noggin.v1.KeyPair
-	(*Change)(nil),               // 10: noggin.v1.Change
-	(*ErrorDetail)(nil),          // 11: noggin.v1.ErrorDetail
-	(*ShowRequest)(nil),          // 12: noggin.v1.ShowRequest
-	(*ShowResponse)(nil),         // 13: noggin.v1.ShowResponse
-	(*ShowGotoRequest)(nil),      // 14: noggin.v1.ShowGotoRequest
-	(*ShowGotoResponse)(nil),     // 15: noggin.v1.ShowGotoResponse
-	(*PushRequest)(nil),          // 16: noggin.v1.PushRequest
-	(*PushResponse)(nil),         // 17: noggin.v1.PushResponse
-	(*AddRequest)(nil),           // 18: noggin.v1.AddRequest
-	(*AddResponse)(nil),          // 19: noggin.v1.AddResponse
-	(*MoveRequest)(nil),          // 20: noggin.v1.MoveRequest
-	(*MoveResponse)(nil),         // 21: noggin.v1.MoveResponse
-	(*GotoRequest)(nil),          // 22: noggin.v1.GotoRequest
-	(*GotoResponse)(nil),         // 23: noggin.v1.GotoResponse
-	(*DoneRequest)(nil),          // 24: noggin.v1.DoneRequest
-	(*DoneResponse)(nil),         // 25: noggin.v1.DoneResponse
-	(*PopRequest)(nil),           // 26: noggin.v1.PopRequest
-	(*PopResponse)(nil),          // 27: noggin.v1.PopResponse
-	(*EditRequest)(nil),          // 28: noggin.v1.EditRequest
-	(*EditResponse)(nil),         // 29: noggin.v1.EditResponse
-	(*NoteRequest)(nil),          // 30: noggin.v1.NoteRequest
-	(*NoteResponse)(nil),         // 31: noggin.v1.NoteResponse
-	(*DeleteRequest)(nil),        // 32: noggin.v1.DeleteRequest
-	(*DeleteResponse)(nil),       // 33: noggin.v1.DeleteResponse
-	(*CopyRequest)(nil),          // 34: noggin.v1.CopyRequest
-	(*CopyResponse)(nil),         // 35: noggin.v1.CopyResponse
-	(*WhereRequest)(nil),         // 36: noggin.v1.WhereRequest
-	(*WhereResponse)(nil),        // 37: noggin.v1.WhereResponse
-	(*AgentsRequest)(nil),        // 38: noggin.v1.AgentsRequest
-	(*AgentsResponse)(nil),       // 39: noggin.v1.AgentsResponse
-	(*AgentCursor)(nil),          // 40: noggin.v1.AgentCursor
-	(*FindRequest)(nil),          // 41: noggin.v1.FindRequest
-	(*FindMatch)(nil),            // 42: noggin.v1.FindMatch
-	(*FindResponse)(nil),         // 43: noggin.v1.FindResponse
-	(*HistoryEntry)(nil),         // 44: noggin.v1.HistoryEntry
-	(*HistoryChange)(nil),        // 45: noggin.v1.HistoryChange
-	(*LogRequest)(nil),           // 46: noggin.v1.LogRequest
-	(*LogResponse)(nil),          // 47: noggin.v1.LogResponse
-	(*UndoRequest)(nil),          // 48: noggin.v1.UndoRequest
-	(*UndoResponse)(nil),         // 49: noggin.v1.UndoResponse
-	(*RedoRequest)(nil),          // 50: noggin.v1.RedoRequest
-	(*RedoResponse)(nil),         // 51: noggin.v1.RedoResponse
-	(*ProvidersRequest)(nil),     // 52: noggin.v1.ProvidersRequest
-	(*ProvidersResponse)(nil),    // 53: noggin.v1.ProvidersResponse
-	(*ListRequest)(nil),          // 54: noggin.v1.ListRequest
-	(*ListResponse)(nil),         // 55: noggin.v1.ListResponse
-	(*SnapshotRequest)(nil),      // 56: noggin.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),     // 57: noggin.v1.SnapshotResponse
-	(*WatchRequest)(nil),         // 58: noggin.v1.WatchRequest
-	(*WatchResponse)(nil),        // 59: noggin.v1.WatchResponse
-	(*RunRequest)(nil),           // 60: noggin.v1.RunRequest
-	(*RunResponse)(nil),          // 61: noggin.v1.RunResponse
-	(*CallRequest)(nil),          // 62: noggin.v1.CallRequest
-	(*CallResponse)(nil),         // 63: noggin.v1.CallResponse
-	(*Change_Slot)(nil),          // 64: noggin.v1.Change.Slot
-	(*Change_Added)(nil),         // 65: noggin.v1.Change.Added
-	(*Change_Removed)(nil),       // 66: noggin.v1.Change.Removed
-	(*Change_Moved)(nil),         // 67: noggin.v1.Change.Moved
-	(*Change_Updated)(nil),       // 68: noggin.v1.Change.Updated
-	(*Change_ActiveChanged)(nil), // 69: noggin.v1.Change.ActiveChanged
-	(*ErrorDetail_Field)(nil),    // 70: noggin.v1.ErrorDetail.Field
-	(*structpb.Struct)(nil),      // 71: google.protobuf.Struct
-	(structpb.NullValue)(0),      // 72: google.protobuf.NullValue
+	(*Cursor)(nil),               // 3: noggin.v1.Cursor
+	(*Node)(nil),                 // 4: noggin.v1.Node
+	(*View)(nil),                 // 5: noggin.v1.View
+	(*Placement)(nil),            // 6: noggin.v1.Placement
+	(*Goto)(nil),                 // 7: noggin.v1.Goto
+	(*Provider)(nil),             // 8: noggin.v1.Provider
+	(*DeletedItem)(nil),          // 9: noggin.v1.DeletedItem
+	(*KeyPair)(nil),              // 10: noggin.v1.KeyPair
+	(*Change)(nil),               // 11: noggin.v1.Change
+	(*ErrorDetail)(nil),          // 12: noggin.v1.ErrorDetail
+	(*ShowRequest)(nil),          // 13: noggin.v1.ShowRequest
+	(*ShowResponse)(nil),         // 14: noggin.v1.ShowResponse
+	(*ShowGotoRequest)(nil),      // 15: noggin.v1.ShowGotoRequest
+	(*ShowGotoResponse)(nil),     // 16: noggin.v1.ShowGotoResponse
+	(*PushRequest)(nil),          // 17: noggin.v1.PushRequest
+	(*PushResponse)(nil),         // 18: noggin.v1.PushResponse
+	(*AddRequest)(nil),           // 19: noggin.v1.AddRequest
+	(*AddResponse)(nil),          // 20: noggin.v1.AddResponse
+	(*MoveRequest)(nil),          // 21: noggin.v1.MoveRequest
+	(*MoveResponse)(nil),         // 22: noggin.v1.MoveResponse
+	(*GotoRequest)(nil),          // 23: noggin.v1.GotoRequest
+	(*GotoResponse)(nil),         // 24: noggin.v1.GotoResponse
+	(*DoneRequest)(nil),          // 25: noggin.v1.DoneRequest
+	(*DoneResponse)(nil),         // 26: noggin.v1.DoneResponse
+	(*PopRequest)(nil),           // 27: noggin.v1.PopRequest
+	(*PopResponse)(nil),          // 28: noggin.v1.PopResponse
+	(*EditRequest)(nil),          // 29: noggin.v1.EditRequest
+	(*EditResponse)(nil),         // 30: noggin.v1.EditResponse
+	(*NoteRequest)(nil),          // 31: noggin.v1.NoteRequest
+	(*NoteResponse)(nil),         // 32: noggin.v1.NoteResponse
+	(*DeleteRequest)(nil),        // 33: noggin.v1.DeleteRequest
+	(*DeleteResponse)(nil),       // 34: noggin.v1.DeleteResponse
+	(*CopyRequest)(nil),          // 35: noggin.v1.CopyRequest
+	(*CopyResponse)(nil),         // 36: noggin.v1.CopyResponse
+	(*WhereRequest)(nil),         // 37: noggin.v1.WhereRequest
+	(*WhereResponse)(nil),        // 38: noggin.v1.WhereResponse
+	(*AgentsRequest)(nil),        // 39: noggin.v1.AgentsRequest
+	(*AgentsResponse)(nil),       // 40: noggin.v1.AgentsResponse
+	(*AgentCursor)(nil),          // 41: noggin.v1.AgentCursor
+	(*FindRequest)(nil),          // 42: noggin.v1.FindRequest
+	(*FindMatch)(nil),            // 43: noggin.v1.FindMatch
+	(*FindResponse)(nil),         // 44: noggin.v1.FindResponse
+	(*HistoryEntry)(nil),         // 45: noggin.v1.HistoryEntry
+	(*HistoryChange)(nil),        // 46: noggin.v1.HistoryChange
+	(*LogRequest)(nil),           // 47: noggin.v1.LogRequest
+	(*LogResponse)(nil),          // 48: noggin.v1.LogResponse
+	(*UndoRequest)(nil),          // 49: noggin.v1.UndoRequest
+	(*UndoResponse)(nil),         // 50: noggin.v1.UndoResponse
+	(*RedoRequest)(nil),          // 51: noggin.v1.RedoRequest
+	(*RedoResponse)(nil),         // 52: noggin.v1.RedoResponse
+	(*ProvidersRequest)(nil),     // 53: noggin.v1.ProvidersRequest
+	(*ProvidersResponse)(nil),    // 54: noggin.v1.ProvidersResponse
+	(*ListRequest)(nil),          // 55: noggin.v1.ListRequest
+	(*ListResponse)(nil),         // 56: noggin.v1.ListResponse
+	(*SnapshotRequest)(nil),      // 57: noggin.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),     // 58: noggin.v1.SnapshotResponse
+	(*WatchRequest)(nil),         // 59: noggin.v1.WatchRequest
+	(*WatchResponse)(nil),        // 60: noggin.v1.WatchResponse
+	(*RunRequest)(nil),           // 61: noggin.v1.RunRequest
+	(*RunResponse)(nil),          // 62: noggin.v1.RunResponse
+	(*CallRequest)(nil),          // 63: noggin.v1.CallRequest
+	(*CallResponse)(nil),         // 64: noggin.v1.CallResponse
+	(*Change_Slot)(nil),          // 65: noggin.v1.Change.Slot
+	(*Change_Added)(nil),         // 66: noggin.v1.Change.Added
+	(*Change_Removed)(nil),       // 67: noggin.v1.Change.Removed
+	(*Change_Moved)(nil),         // 68: noggin.v1.Change.Moved
+	(*Change_Updated)(nil),       // 69: noggin.v1.Change.Updated
+	(*Change_ActiveChanged)(nil), // 70: noggin.v1.Change.ActiveChanged
+	(*ErrorDetail_Field)(nil),    // 71: noggin.v1.ErrorDetail.Field
+	(*structpb.Struct)(nil),      // 72: google.protobuf.Struct
+	(structpb.NullValue)(0),      // 73: google.protobuf.NullValue
 }
 var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 0: noggin.v1.Item.notes:type_name -> noggin.v1.Note
 	1,  // 1: noggin.v1.Document.items:type_name -> noggin.v1.Item
-	0,  // 2: noggin.v1.Node.notes:type_name -> noggin.v1.Note
-	3,  // 3: noggin.v1.Node.children:type_name -> noggin.v1.Node
-	3,  // 4: noggin.v1.View.items:type_name -> noggin.v1.Node
-	65, // 5: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
-	66, // 6: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
-	67, // 7: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
-	68, // 8: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
-	69, // 9: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
-	70, // 10: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
-	4,  // 11: noggin.v1.ShowResponse.view:type_name -> noggin.v1.View
-	6,  // 12: noggin.v1.ShowGotoRequest.goto:type_name -> noggin.v1.Goto
-	4,  // 13: noggin.v1.ShowGotoResponse.view:type_name -> noggin.v1.View
-	4,  // 14: noggin.v1.PushResponse.view:type_name -> noggin.v1.View
-	5,  // 15: noggin.v1.AddRequest.placement:type_name -> noggin.v1.Placement
-	6,  // 16: noggin.v1.AddRequest.goto:type_name -> noggin.v1.Goto
-	4,  // 17: noggin.v1.AddResponse.view:type_name -> noggin.v1.View
-	5,  // 18: noggin.v1.MoveRequest.placement:type_name -> noggin.v1.Placement
-	6,  // 19: noggin.v1.MoveRequest.goto:type_name -> noggin.v1.Goto
-	4,  // 20: noggin.v1.MoveResponse.view:type_name -> noggin.v1.View
-	4,  // 21: noggin.v1.GotoResponse.view:type_name -> noggin.v1.View
-	6,  // 22: noggin.v1.DoneRequest.goto:type_name -> noggin.v1.Goto
-	4,  // 23: noggin.v1.DoneResponse.view:type_name -> noggin.v1.View
-	6,  // 24: noggin.v1.PopRequest.goto:type_name -> noggin.v1.Goto
-	4,  // 25: noggin.v1.PopResponse.view:type_name -> noggin.v1.View
-	6,  // 26: noggin.v1.EditRequest.goto:type_name -> noggin.v1.Goto
-	4,  // 27: noggin.v1.EditResponse.view:type_name -> noggin.v1.View
-	6,  // 28: noggin.v1.NoteRequest.goto:type_name -> noggin.v1.Goto
-	4,  // 29: noggin.v1.NoteResponse.view:type_name -> noggin.v1.View
-	6,  // 30: noggin.v1.DeleteRequest.goto:type_name -> noggin.v1.Goto
-	8,  // 31: noggin.v1.DeleteResponse.deleted:type_name -> noggin.v1.DeletedItem
-	4,  // 32: noggin.v1.DeleteResponse.view:type_name -> noggin.v1.View
-	9,  // 33: noggin.v1.CopyResponse.mapping:type_name -> noggin.v1.KeyPair
-	40, // 34: noggin.v1.AgentsResponse.agents:type_name -> noggin.v1.AgentCursor
-	42, // 35: noggin.v1.FindResponse.matches:type_name -> noggin.v1.FindMatch
-	45, // 36: noggin.v1.HistoryEntry.changes:type_name -> noggin.v1.HistoryChange
-	44, // 37: noggin.v1.LogResponse.entries:type_name -> noggin.v1.HistoryEntry
-	44, // 38: noggin.v1.UndoResponse.entry:type_name -> noggin.v1.HistoryEntry
-	4,  // 39: noggin.v1.UndoResponse.view:type_name -> noggin.v1.View
-	44, // 40: noggin.v1.RedoResponse.entry:type_name -> noggin.v1.HistoryEntry
-	4,  // 41: noggin.v1.RedoResponse.view:type_name -> noggin.v1.View
-	7,  // 42: noggin.v1.ProvidersResponse.providers:type_name -> noggin.v1.Provider
-	2,  // 43: noggin.v1.SnapshotResponse.document:type_name -> noggin.v1.Document
-	10, // 44: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
-	2,  // 45: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
-	11, // 46: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
-	71, // 47: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
-	64, // 48: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
-	64, // 49: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
-	72, // 50: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
-	12, // 51: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
-	14, // 52: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
-	16, // 53: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
-	18, // 54: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
-	20, // 55: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
-	22, // 56: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
-	24, // 57: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
-	26, // 58: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
-	28, // 59: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
-	30, // 60: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
-	32, // 61: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
-	34, // 62: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
-	36, // 63: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
-	52, // 64: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
-	41, // 65: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
-	46, // 66: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
-	38, // 67: noggin.v1.NogginService.Agents:input_type -> noggin.v1.AgentsRequest
-	48, // 68: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
-	50, // 69: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
-	54, // 70: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
-	56, // 71: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
-	62, // 72: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
-	60, // 73: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
-	58, // 74: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
-	13, // 75: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
-	15, // 76: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
-	17, // 77: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
-	19, // 78: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
-	21, // 79: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
-	23, // 80: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
-	25, // 81: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
-	27, // 82: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
-	29, // 83: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
-	31, // 84: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
-	33, // 85: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
-	35, // 86: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
-	37, // 87: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
-	53, // 88: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
-	43, // 89: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
-	47, // 90: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
-	39, // 91: noggin.v1.NogginService.Agents:output_type -> noggin.v1.AgentsResponse
-	49, // 92: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
-	51, // 93: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
-	55, // 94: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
-	57, // 95: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
-	63, // 96: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
-	61, // 97: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
-	59, // 98: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
-	75, // [75:99] is the sub-list for method output_type
-	51, // [51:75] is the sub-list for method input_type
-	51, // [51:51] is the sub-list for extension type_name
-	51, // [51:51] is the sub-list for extension extendee
-	0,  // [0:51] is the sub-list for field type_name
+	3,  // 2: noggin.v1.Document.cursors:type_name -> noggin.v1.Cursor
+	0,  // 3: noggin.v1.Node.notes:type_name -> noggin.v1.Note
+	4,  // 4: noggin.v1.Node.children:type_name -> noggin.v1.Node
+	4,  // 5: noggin.v1.View.items:type_name -> noggin.v1.Node
+	66, // 6: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
+	67, // 7: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
+	68, // 8: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
+	69, // 9: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
+	70, // 10: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
+	71, // 11: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
+	5,  // 12: noggin.v1.ShowResponse.view:type_name -> noggin.v1.View
+	7,  // 13: noggin.v1.ShowGotoRequest.goto:type_name -> noggin.v1.Goto
+	5,  // 14: noggin.v1.ShowGotoResponse.view:type_name -> noggin.v1.View
+	5,  // 15: noggin.v1.PushResponse.view:type_name -> noggin.v1.View
+	6,  // 16: noggin.v1.AddRequest.placement:type_name -> noggin.v1.Placement
+	7,  // 17: noggin.v1.AddRequest.goto:type_name -> noggin.v1.Goto
+	5,  // 18: noggin.v1.AddResponse.view:type_name -> noggin.v1.View
+	6,  // 19: noggin.v1.MoveRequest.placement:type_name -> noggin.v1.Placement
+	7,  // 20: noggin.v1.MoveRequest.goto:type_name -> noggin.v1.Goto
+	5,  // 21: noggin.v1.MoveResponse.view:type_name -> noggin.v1.View
+	5,  // 22: noggin.v1.GotoResponse.view:type_name -> noggin.v1.View
+	7,  // 23: noggin.v1.DoneRequest.goto:type_name -> noggin.v1.Goto
+	5,  // 24: noggin.v1.DoneResponse.view:type_name -> noggin.v1.View
+	7,  // 25: noggin.v1.PopRequest.goto:type_name -> noggin.v1.Goto
+	5,  // 26: noggin.v1.PopResponse.view:type_name -> noggin.v1.View
+	7,  // 27: noggin.v1.EditRequest.goto:type_name -> noggin.v1.Goto
+	5,  // 28: noggin.v1.EditResponse.view:type_name -> noggin.v1.View
+	7,  // 29: noggin.v1.NoteRequest.goto:type_name -> noggin.v1.Goto
+	5,  // 30: noggin.v1.NoteResponse.view:type_name -> noggin.v1.View
+	7,  // 31: noggin.v1.DeleteRequest.goto:type_name -> noggin.v1.Goto
+	9,  // 32: noggin.v1.DeleteResponse.deleted:type_name -> noggin.v1.DeletedItem
+	5,  // 33: noggin.v1.DeleteResponse.view:type_name -> noggin.v1.View
+	10, // 34: noggin.v1.CopyResponse.mapping:type_name -> noggin.v1.KeyPair
+	41, // 35: noggin.v1.AgentsResponse.agents:type_name -> noggin.v1.AgentCursor
+	43, // 36: noggin.v1.FindResponse.matches:type_name -> noggin.v1.FindMatch
+	46, // 37: noggin.v1.HistoryEntry.changes:type_name -> noggin.v1.HistoryChange
+	45, // 38: noggin.v1.LogResponse.entries:type_name -> noggin.v1.HistoryEntry
+	45, // 39: noggin.v1.UndoResponse.entry:type_name -> noggin.v1.HistoryEntry
+	5,  // 40: noggin.v1.UndoResponse.view:type_name -> noggin.v1.View
+	45, // 41: noggin.v1.RedoResponse.entry:type_name -> noggin.v1.HistoryEntry
+	5,  // 42: noggin.v1.RedoResponse.view:type_name -> noggin.v1.View
+	8,  // 43: noggin.v1.ProvidersResponse.providers:type_name -> noggin.v1.Provider
+	2,  // 44: noggin.v1.SnapshotResponse.document:type_name -> noggin.v1.Document
+	11, // 45: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
+	2,  // 46: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
+	12, // 47: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
+	72, // 48: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
+	65, // 49: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
+	65, // 50: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
+	73, // 51: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
+	13, // 52: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
+	15, // 53: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
+	17, // 54: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
+	19, // 55: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
+	21, // 56: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
+	23, // 57: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
+	25, // 58: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
+	27, // 59: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
+	29, // 60: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
+	31, // 61: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
+	33, // 62: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
+	35, // 63: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
+	37, // 64: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
+	53, // 65: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
+	42, // 66: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
+	47, // 67: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
+	39, // 68: noggin.v1.NogginService.Agents:input_type -> noggin.v1.AgentsRequest
+	49, // 69: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
+	51, // 70: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
+	55, // 71: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
+	57, // 72: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
+	63, // 73: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
+	61, // 74: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
+	59, // 75: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
+	14, // 76: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
+	16, // 77: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
+	18, // 78: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
+	20, // 79: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
+	22, // 80: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
+	24, // 81: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
+	26, // 82: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
+	28, // 83: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
+	30, // 84: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
+	32, // 85: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
+	34, // 86: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
+	36, // 87: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
+	38, // 88: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
+	54, // 89: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
+	44, // 90: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
+	48, // 91: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
+	40, // 92: noggin.v1.NogginService.Agents:output_type -> noggin.v1.AgentsResponse
+	50, // 93: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
+	52, // 94: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
+	56, // 95: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
+	58, // 96: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
+	64, // 97: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
+	62, // 98: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
+	60, // 99: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
+	76, // [76:100] is the sub-list for method output_type
+	52, // [52:76] is the sub-list for method input_type
+	52, // [52:52] is the sub-list for extension type_name
+	52, // [52:52] is the sub-list for extension extendee
+	0,  // [0:52] is the sub-list for field type_name
 }
 
 func init() { file_noggin_v1_noggin_proto_init() }
@@ -5318,40 +5389,41 @@ func file_noggin_v1_noggin_proto_init() {
 	file_noggin_v1_noggin_proto_msgTypes[2].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[3].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[4].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[6].OneofWrappers = []any{
+	file_noggin_v1_noggin_proto_msgTypes[5].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[7].OneofWrappers = []any{
 		(*Goto_Self)(nil),
 		(*Goto_Path)(nil),
 	}
-	file_noggin_v1_noggin_proto_msgTypes[10].OneofWrappers = []any{
+	file_noggin_v1_noggin_proto_msgTypes[11].OneofWrappers = []any{
 		(*Change_Added_)(nil),
 		(*Change_Removed_)(nil),
 		(*Change_Moved_)(nil),
 		(*Change_Updated_)(nil),
 		(*Change_ActiveChanged_)(nil),
 	}
-	file_noggin_v1_noggin_proto_msgTypes[16].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[18].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[20].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[22].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[24].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[26].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[28].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[30].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[32].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[37].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[17].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[19].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[21].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[23].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[25].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[27].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[29].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[31].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[33].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[38].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[39].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[40].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[41].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[44].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[42].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[45].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[46].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[48].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[50].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[64].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[47].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[49].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[51].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[65].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[69].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[70].OneofWrappers = []any{
+	file_noggin_v1_noggin_proto_msgTypes[66].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[70].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[71].OneofWrappers = []any{
 		(*ErrorDetail_Field_StringValue)(nil),
 		(*ErrorDetail_Field_IntValue)(nil),
 		(*ErrorDetail_Field_BoolValue)(nil),
@@ -5363,7 +5435,7 @@ func file_noggin_v1_noggin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_noggin_v1_noggin_proto_rawDesc), len(file_noggin_v1_noggin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   71,
+			NumMessages:   72,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -30,7 +30,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file noggin/v1/noggin.proto.
  */
 export const file_noggin_v1_noggin: GenFile = /*@__PURE__*/
-  fileDesc("ChZub2dnaW4vdjEvbm9nZ2luLnByb3RvEglub2dnaW4udjEiOgoETm90ZRIWCgl0aW1lc3RhbXAYASABKAlIAIgBARIMCgR0ZXh0GAIgASgJQgwKCl90aW1lc3RhbXAioAEKBEl0ZW0SCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARINCgV0aXRsZRgDIAEoCRIMCgRkb25lGAQgASgIEhcKCmNyZWF0ZWRfYXQYBSABKAlIAYgBARIeCgVub3RlcxgGIAMoCzIPLm5vZ2dpbi52MS5Ob3RlQg0KC19wYXJlbnRfa2V5Qg0KC19jcmVhdGVkX2F0ImIKCERvY3VtZW50EhYKDnNjaGVtYV92ZXJzaW9uGAEgASgFEhMKBmFjdGl2ZRgCIAEoCUgAiAEBEh4KBWl0ZW1zGAMgAygLMg8ubm9nZ2luLnYxLkl0ZW1CCQoHX2FjdGl2ZSL1AQoETm9kZRILCgNrZXkYASABKAkSFwoKcGFyZW50X2tleRgCIAEoCUgAiAEBEgwKBHBhdGgYAyABKAkSEAoIcG9zaXRpb24YBCABKAUSDQoFdGl0bGUYBSABKAkSDAoEZG9uZRgGIAEoCBIXCgpjcmVhdGVkX2F0GAcgASgJSAGIAQESHgoFbm90ZXMYCCADKAsyDy5ub2dnaW4udjEuTm90ZRIQCghleHBhbmRlZBgJIAEoCBIhCghjaGlsZHJlbhgKIAMoCzIPLm5vZ2dpbi52MS5Ob2RlQg0KC19wYXJlbnRfa2V5Qg0KC19jcmVhdGVkX2F0IqwBCgRWaWV3EhgKC2FjdGl2ZV9wYXRoGAEgASgJSACIAQESFwoKYWN0aXZlX2tleRgCIAEoCUgBiAEBEhIKCnRhcmdldF9rZXkYAyABKAkSHgoFaXRlbXMYBCADKAsyDy5ub2dnaW4udjEuTm9kZRITCgZjdXJzb3IYBSABKAlIAogBAUIOCgxfYWN0aXZlX3BhdGhCDQoLX2FjdGl2ZV9rZXlCCQoHX2N1cnNvciIpCglQbGFjZW1lbnQSDAoEa2luZBgBIAEoCRIOCgZhbmNob3IYAiABKAkiMAoER290bxIOCgRzZWxmGAEgASgISAASDgoEcGF0aBgCIAEoCUgAQggKBnRhcmdldCIaCghQcm92aWRlchIOCgZzY2hlbWUYASABKAkiNwoLRGVsZXRlZEl0ZW0SCwoDa2V5GAEgASgJEgwKBHBhdGgYAiABKAkSDQoFdGl0bGUYAyABKAkiKwoHS2V5UGFpchIPCgdvbGRfa2V5GAEgASgJEg8KB25ld19rZXkYAiABKAki8gQKBkNoYW5nZRIoCgVhZGRlZBgBIAEoCzIXLm5vZ2dpbi52MS5DaGFuZ2UuQWRkZWRIABIsCgdyZW1vdmVkGAIgASgLMhkubm9nZ2luLnYxLkNoYW5nZS5SZW1vdmVkSAASKAoFbW92ZWQYAyABKAsyFy5ub2dnaW4udjEuQ2hhbmdlLk1vdmVkSAASLAoHdXBkYXRlZBgEIAEoCzIZLm5vZ2dpbi52MS5DaGFuZ2UuVXBkYXRlZEgAEjkKDmFjdGl2ZV9jaGFuZ2VkGAUgASgLMh8ubm9nZ2luLnYxLkNoYW5nZS5BY3RpdmVDaGFuZ2VkSAAaQAoEU2xvdBIXCgpwYXJlbnRfa2V5GAEgASgJSACIAQESEAoIcG9zaXRpb24YAiABKAVCDQoLX3BhcmVudF9rZXkaTgoFQWRkZWQSCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARIQCghwb3NpdGlvbhgDIAEoBUINCgtfcGFyZW50X2tleRoWCgdSZW1vdmVkEgsKA2tleRgBIAEoCRpeCgVNb3ZlZBILCgNrZXkYASABKAkSJAoEZnJvbRgCIAEoCzIWLm5vZ2dpbi52MS5DaGFuZ2UuU2xvdBIiCgJ0bxgDIAEoCzIWLm5vZ2dpbi52MS5DaGFuZ2UuU2xvdBomCgdVcGRhdGVkEgsKA2tleRgBIAEoCRIOCgZmaWVsZHMYAiADKAkaQwoNQWN0aXZlQ2hhbmdlZBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBAUIHCgVfZnJvbUIFCgNfdG9CBgoEa2luZCKyAgoLRXJyb3JEZXRhaWwSDAoEY29kZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEhEKCWV4aXRfY29kZRgDIAEoBRIqCgRkYXRhGAQgAygLMhwubm9nZ2luLnYxLkVycm9yRGV0YWlsLkZpZWxkEg8KB2xpdGVyYWwYBSABKAgSDAoEdmVyYhgGIAEoCRIQCghlbnZlbG9wZRgHIAEoCRqTAQoFRmllbGQSDAoEbmFtZRgBIAEoCRIWCgxzdHJpbmdfdmFsdWUYAiABKAlIABITCglpbnRfdmFsdWUYAyABKANIABIUCgpib29sX3ZhbHVlGAQgASgISAASMAoKbnVsbF92YWx1ZRgFIAEoDjIaLmdvb2dsZS5wcm90b2J1Zi5OdWxsVmFsdWVIAEIHCgV2YWx1ZSJzCgtTaG93UmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEhMKC25vX2NoaWxkcmVuGAMgASgIEhUKDXdpdGhfc2libGluZ3MYBCABKAgSGAoQd2l0aF9kZXNjZW5kYW50cxgFIAEoCCItCgxTaG93UmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3IpYBCg9TaG93R290b1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRITCgtub19jaGlsZHJlbhgDIAEoCBIVCg13aXRoX3NpYmxpbmdzGAQgASgIEhgKEHdpdGhfZGVzY2VuZGFudHMYBSABKAgSHQoEZ290bxgGIAEoCzIPLm5vZ2dpbi52MS5Hb3RvIjEKEFNob3dHb3RvUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3IlgKC1B1c2hSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXRpdGxlGAIgASgJEhgKC2lmX3JldmlzaW9uGAMgASgJSACIAQFCDgoMX2lmX3JldmlzaW9uIi0KDFB1c2hSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXcinwEKCkFkZFJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDQoFdGl0bGUYAiABKAkSJwoJcGxhY2VtZW50GAMgASgLMhQubm9nZ2luLnYxLlBsYWNlbWVudBIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBSABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24iLAoLQWRkUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3Ip8BCgtNb3ZlUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEicKCXBsYWNlbWVudBgDIAEoCzIULm5vZ2dpbi52MS5QbGFjZW1lbnQSHQoEZ290bxgEIAEoCzIPLm5vZ2dpbi52MS5Hb3RvEhgKC2lmX3JldmlzaW9uGAUgASgJSACIAQFCDgoMX2lmX3JldmlzaW9uIi0KDE1vdmVSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXciVwoLR290b1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRIYCgtpZl9yZXZpc2lvbhgDIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiItCgxHb3RvUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3IpgBCgtEb25lUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEg0KBWZvcmNlGAMgASgIEhEKCWNsb3NlX2FsbBgEIAEoCBIdCgRnb3RvGAUgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBiABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24iLQoMRG9uZVJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKlAQoKUG9wUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIRCgRwYXRoGAIgASgJSACIAQESDQoFZm9yY2UYAyABKAgSEQoJY2xvc2VfYWxsGAQgASgIEh0KBGdvdG8YBSABKAsyDy5ub2dnaW4udjEuR290bxIYCgtpZl9yZXZpc2lvbhgGIAEoCUgBiAEBQgcKBV9wYXRoQg4KDF9pZl9yZXZpc2lvbiIsCgtQb3BSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXci0gEKC0VkaXRSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSEQoEZG9uZRgDIAEoCEgAiAEBEhIKBXRpdGxlGAQgASgJSAGIAQESDQoFZm9yY2UYBSABKAgSEQoJY2xvc2VfYWxsGAYgASgIEh0KBGdvdG8YByABKAsyDy5ub2dnaW4udjEuR290bxIYCgtpZl9yZXZpc2lvbhgIIAEoCUgCiAEBQgcKBV9kb25lQggKBl90aXRsZUIOCgxfaWZfcmV2aXNpb24iLQoMRWRpdFJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKEAQoLTm90ZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRIMCgR0ZXh0GAMgASgJEh0KBGdvdG8YBCABKAsyDy5ub2dnaW4udjEuR290bxIYCgtpZl9yZXZpc2lvbhgFIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiItCgxOb3RlUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3IosBCg1EZWxldGVSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSEQoJcmVjdXJzaXZlGAMgASgIEh0KBGdvdG8YBCABKAsyDy5ub2dnaW4udjEuR290bxIYCgtpZl9yZXZpc2lvbhgFIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiJyCg5EZWxldGVSZXNwb25zZRInCgdkZWxldGVkGAEgASgLMhYubm9nZ2luLnYxLkRlbGV0ZWRJdGVtEhgKEGRlc2NlbmRhbnRfY291bnQYAiABKAUSHQoEdmlldxgDIAEoCzIPLm5vZ2dpbi52MS5WaWV3Ij0KC0NvcHlSZXF1ZXN0EhcKD3NvdXJjZV9sb2NhdGlvbhgBIAEoCRIVCg1kZXN0X2xvY2F0aW9uGAIgASgJIkMKDENvcHlSZXNwb25zZRIOCgZjb3BpZWQYASABKAUSIwoHbWFwcGluZxgCIAMoCzISLm5vZ2dpbi52MS5LZXlQYWlyIiAKDFdoZXJlUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCSI/Cg1XaGVyZVJlc3BvbnNlEhAKCGxvY2F0aW9uGAEgASgJEhIKBWFnZW50GAIgASgJSACIAQFCCAoGX2FnZW50ImsKDUFnZW50c1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSEwoGZm9yZ2V0GAIgASgJSACIAQESGAoLaWZfcmV2aXNpb24YAyABKAlIAYgBAUIJCgdfZm9yZ2V0Qg4KDF9pZl9yZXZpc2lvbiJeCg5BZ2VudHNSZXNwb25zZRIWCglmb3Jnb3R0ZW4YASABKAlIAIgBARImCgZhZ2VudHMYAiADKAsyFi5ub2dnaW4udjEuQWdlbnRDdXJzb3JCDAoKX2ZvcmdvdHRlbiJwCgtBZ2VudEN1cnNvchINCgVhZ2VudBgBIAEoCRIQCgNrZXkYAiABKAlIAIgBARIRCgRwYXRoGAMgASgJSAGIAQESEgoFdGl0bGUYBCABKAlIAogBAUIGCgRfa2V5QgcKBV9wYXRoQggKBl90aXRsZSKPAQoLRmluZFJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDQoFcXVlcnkYAiABKAkSDAoEb3BlbhgDIAEoCBIMCgRkb25lGAQgASgIEg0KBXVuZGVyGAUgASgJEhIKBWxpbWl0GAYgASgFSACIAQESDwoCYnkYByABKAlIAYgBAUIICgZfbGltaXRCBQoDX2J5IlwKCUZpbmRNYXRjaBILCgNrZXkYASABKAkSDAoEcGF0aBgCIAEoCRINCgV0aXRsZRgDIAEoCRIMCgRkb25lGAQgASgIEhcKD25vdGVfdGltZXN0YW1wcxgFIAMoCSJECgxGaW5kUmVzcG9uc2USJQoHbWF0Y2hlcxgBIAMoCzIULm5vZ2dpbi52MS5GaW5kTWF0Y2gSDQoFdG90YWwYAiABKAUisQEKDEhpc3RvcnlFbnRyeRILCgNzZXEYASABKAUSDAoEdGltZRgCIAEoCRIMCgR2ZXJiGAMgASgJEg4KBnVuZG9lcxgEIAEoBRIOCgZyZWRvZXMYBSABKAUSDwoHc3VtbWFyeRgGIAEoCRIpCgdjaGFuZ2VzGAcgAygLMhgubm9nZ2luLnYxLkhpc3RvcnlDaGFuZ2USEgoFYWdlbnQYCCABKAlIAIgBAUIICgZfYWdlbnQiZgoNSGlzdG9yeUNoYW5nZRIMCgRraW5kGAEgASgJEhAKA2tleRgCIAEoCUgAiAEBEg0KBXRpdGxlGAMgASgJEhMKBmN1cnNvchgEIAEoCUgBiAEBQgYKBF9rZXlCCQoHX2N1cnNvciJUCgpMb2dSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEhIKBWxpbWl0GAIgASgFSACIAQESDwoCYnkYAyABKAlIAYgBAUIICgZfbGltaXRCBQoDX2J5IlwKC0xvZ1Jlc3BvbnNlEigKB2VudHJpZXMYASADKAsyFy5ub2dnaW4udjEuSGlzdG9yeUVudHJ5EhIKCnVucmVhZGFibGUYAiABKAUSDwoHbWlzc2luZxgDIAEoCCJJCgtVbmRvUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIYCgtpZl9yZXZpc2lvbhgCIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiJVCgxVbmRvUmVzcG9uc2USJgoFZW50cnkYASABKAsyFy5ub2dnaW4udjEuSGlzdG9yeUVudHJ5Eh0KBHZpZXcYAiABKAsyDy5ub2dnaW4udjEuVmlldyJJCgtSZWRvUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIYCgtpZl9yZXZpc2lvbhgCIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiJVCgxSZWRvUmVzcG9uc2USJgoFZW50cnkYASABKAsyFy5ub2dnaW4udjEuSGlzdG9yeUVudHJ5Eh0KBHZpZXcYAiABKAsyDy5ub2dnaW4udjEuVmlldyISChBQcm92aWRlcnNSZXF1ZXN0IjsKEVByb3ZpZGVyc1Jlc3BvbnNlEiYKCXByb3ZpZGVycxgBIAMoCzITLm5vZ2dpbi52MS5Qcm92aWRlciINCgtMaXN0UmVxdWVzdCIwCgxMaXN0UmVzcG9uc2USDQoFbmFtZXMYASADKAkSEQoJdHJ1bmNhdGVkGAIgASgIIiMKD1NuYXBzaG90UmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCSI5ChBTbmFwc2hvdFJlc3BvbnNlEiUKCGRvY3VtZW50GAEgASgLMhMubm9nZ2luLnYxLkRvY3VtZW50IiAKDFdhdGNoUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCSKSAQoNV2F0Y2hSZXNwb25zZRIPCgdpbml0aWFsGAEgASgIEiIKB2NoYW5nZXMYAiADKAsyES5ub2dnaW4udjEuQ2hhbmdlEiUKCGRvY3VtZW50GAMgASgLMhMubm9nZ2luLnYxLkRvY3VtZW50EiUKBWVycm9yGAQgASgLMhYubm9nZ2luLnYxLkVycm9yRGV0YWlsIjEKClJ1blJlcXVlc3QSDwoHcmVxdWVzdBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJIisKC1J1blJlc3BvbnNlEhAKCGVudmVsb3BlGAEgASgJEgoKAm9rGAIgASgIIkcKC0NhbGxSZXF1ZXN0EgwKBHZlcmIYASABKAkSKgoJYXJndW1lbnRzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIsCgxDYWxsUmVzcG9uc2USEAoIZW52ZWxvcGUYASABKAkSCgoCb2sYAiABKAgy2wsKDU5vZ2dpblNlcnZpY2USPAoEU2hvdxIWLm5vZ2dpbi52MS5TaG93UmVxdWVzdBoXLm5vZ2dpbi52MS5TaG93UmVzcG9uc2UiA5ACARJFCghTaG93R290bxIaLm5vZ2dpbi52MS5TaG93R290b1JlcXVlc3QaGy5ub2dnaW4udjEuU2hvd0dvdG9SZXNwb25zZSIAEjkKBFB1c2gSFi5ub2dnaW4udjEuUHVzaFJlcXVlc3QaFy5ub2dnaW4udjEuUHVzaFJlc3BvbnNlIgASNgoDQWRkEhUubm9nZ2luLnYxLkFkZFJlcXVlc3QaFi5ub2dnaW4udjEuQWRkUmVzcG9uc2UiABI5CgRNb3ZlEhYubm9nZ2luLnYxLk1vdmVSZXF1ZXN0Ghcubm9nZ2luLnYxLk1vdmVSZXNwb25zZSIAEjkKBEdvdG8SFi5ub2dnaW4udjEuR290b1JlcXVlc3QaFy5ub2dnaW4udjEuR290b1Jlc3BvbnNlIgASOQoERG9uZRIWLm5vZ2dpbi52MS5Eb25lUmVxdWVzdBoXLm5vZ2dpbi52MS5Eb25lUmVzcG9uc2UiABI2CgNQb3ASFS5ub2dnaW4udjEuUG9wUmVxdWVzdBoWLm5vZ2dpbi52MS5Qb3BSZXNwb25zZSIAEjkKBEVkaXQSFi5ub2dnaW4udjEuRWRpdFJlcXVlc3QaFy5ub2dnaW4udjEuRWRpdFJlc3BvbnNlIgASOQoETm90ZRIWLm5vZ2dpbi52MS5Ob3RlUmVxdWVzdBoXLm5vZ2dpbi52MS5Ob3RlUmVzcG9uc2UiABI/CgZEZWxldGUSGC5ub2dnaW4udjEuRGVsZXRlUmVxdWVzdBoZLm5vZ2dpbi52MS5EZWxldGVSZXNwb25zZSIAEjkKBENvcHkSFi5ub2dnaW4udjEuQ29weVJlcXVlc3QaFy5ub2dnaW4udjEuQ29weVJlc3BvbnNlIgASPwoFV2hlcmUSFy5ub2dnaW4udjEuV2hlcmVSZXF1ZXN0Ghgubm9nZ2luLnYxLldoZXJlUmVzcG9uc2UiA5ACARJLCglQcm92aWRlcnMSGy5ub2dnaW4udjEuUHJvdmlkZXJzUmVxdWVzdBocLm5vZ2dpbi52MS5Qcm92aWRlcnNSZXNwb25zZSIDkAIBEjwKBEZpbmQSFi5ub2dnaW4udjEuRmluZFJlcXVlc3QaFy5ub2dnaW4udjEuRmluZFJlc3BvbnNlIgOQAgESOQoDTG9nEhUubm9nZ2luLnYxLkxvZ1JlcXVlc3QaFi5ub2dnaW4udjEuTG9nUmVzcG9uc2UiA5ACARI/CgZBZ2VudHMSGC5ub2dnaW4udjEuQWdlbnRzUmVxdWVzdBoZLm5vZ2dpbi52MS5BZ2VudHNSZXNwb25zZSIAEjkKBFVuZG8SFi5ub2dnaW4udjEuVW5kb1JlcXVlc3QaFy5ub2dnaW4udjEuVW5kb1Jlc3BvbnNlIgASOQoEUmVkbxIWLm5vZ2dpbi52MS5SZWRvUmVxdWVzdBoXLm5vZ2dpbi52MS5SZWRvUmVzcG9uc2UiABI8CgRMaXN0EhYubm9nZ2luLnYxLkxpc3RSZXF1ZXN0Ghcubm9nZ2luLnYxLkxpc3RSZXNwb25zZSIDkAIBEkgKCFNuYXBzaG90Ehoubm9nZ2luLnYxLlNuYXBzaG90UmVxdWVzdBobLm5vZ2dpbi52MS5TbmFwc2hvdFJlc3BvbnNlIgOQAgESOQoEQ2FsbBIWLm5vZ2dpbi52MS5DYWxsUmVxdWVzdBoXLm5vZ2dpbi52MS5DYWxsUmVzcG9uc2UiABI2CgNSdW4SFS5ub2dnaW4udjEuUnVuUmVxdWVzdBoWLm5vZ2dpbi52MS5SdW5SZXNwb25zZSIAEj4KBVdhdGNoEhcubm9nZ2luLnYxLldhdGNoUmVxdWVzdBoYLm5vZ2dpbi52MS5XYXRjaFJlc3BvbnNlIgAwAUJBWj9naXRodWIuY29tL25vZ2dpbi1nby9ub2dnaW4vc3VyZmFjZXMvcnBjL2dlbi9ub2dnaW4vdjE7bm9nZ2ludjFiBnByb3RvMw", [file_google_protobuf_struct]);
+  fileDesc("ChZub2dnaW4vdjEvbm9nZ2luLnByb3RvEglub2dnaW4udjEiOgoETm90ZRIWCgl0aW1lc3RhbXAYASABKAlIAIgBARIMCgR0ZXh0GAIgASgJQgwKCl90aW1lc3RhbXAioAEKBEl0ZW0SCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARINCgV0aXRsZRgDIAEoCRIMCgRkb25lGAQgASgIEhcKCmNyZWF0ZWRfYXQYBSABKAlIAYgBARIeCgVub3RlcxgGIAMoCzIPLm5vZ2dpbi52MS5Ob3RlQg0KC19wYXJlbnRfa2V5Qg0KC19jcmVhdGVkX2F0IoYBCghEb2N1bWVudBIWCg5zY2hlbWFfdmVyc2lvbhgBIAEoBRITCgZhY3RpdmUYAiABKAlIAIgBARIeCgVpdGVtcxgDIAMoCzIPLm5vZ2dpbi52MS5JdGVtEiIKB2N1cnNvcnMYBCADKAsyES5ub2dnaW4udjEuQ3Vyc29yQgkKB19hY3RpdmUiMQoGQ3Vyc29yEg0KBWFnZW50GAEgASgJEhAKA2tleRgCIAEoCUgAiAEBQgYKBF9rZXki9QEKBE5vZGUSCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARIMCgRwYXRoGAMgASgJEhAKCHBvc2l0aW9uGAQgASgFEg0KBXRpdGxlGAUgASgJEgwKBGRvbmUYBiABKAgSFwoKY3JlYXRlZF9hdBgHIAEoCUgBiAEBEh4KBW5vdGVzGAggAygLMg8ubm9nZ2luLnYxLk5vdGUSEAoIZXhwYW5kZWQYCSABKAgSIQoIY2hpbGRyZW4YCiADKAsyDy5ub2dnaW4udjEuTm9kZUINCgtfcGFyZW50X2tleUINCgtfY3JlYXRlZF9hdCKsAQoEVmlldxIYCgthY3RpdmVfcGF0aBgBIAEoCUgAiAEBEhcKCmFjdGl2ZV9rZXkYAiABKAlIAYgBARISCgp0YXJnZXRfa2V5GAMgASgJEh4KBWl0ZW1zGAQgAygLMg8ubm9nZ2luLnYxLk5vZGUSEwoGY3Vyc29yGAUgASgJSAKIAQFCDgoMX2FjdGl2ZV9wYXRoQg0KC19hY3RpdmVfa2V5QgkKB19jdXJzb3IiKQoJUGxhY2VtZW50EgwKBGtpbmQYASABKAkSDgoGYW5jaG9yGAIgASgJIjAKBEdvdG8SDgoEc2VsZhgBIAEoCEgAEg4KBHBhdGgYAiABKAlIAEIICgZ0YXJnZXQiGgoIUHJvdmlkZXISDgoGc2NoZW1lGAEgASgJIjcKC0RlbGV0ZWRJdGVtEgsKA2tleRgBIAEoCRIMCgRwYXRoGAIgASgJEg0KBXRpdGxlGAMgASgJIisKB0tleVBhaXISDwoHb2xkX2tleRgBIAEoCRIPCgduZXdfa2V5GAIgASgJIvIECgZDaGFuZ2USKAoFYWRkZWQYASABKAsyFy5ub2dnaW4udjEuQ2hhbmdlLkFkZGVkSAASLAoHcmVtb3ZlZBgCIAEoCzIZLm5vZ2dpbi52MS5DaGFuZ2UuUmVtb3ZlZEgAEigKBW1vdmVkGAMgASgLMhcubm9nZ2luLnYxLkNoYW5nZS5Nb3ZlZEgAEiwKB3VwZGF0ZWQYBCABKAsyGS5ub2dnaW4udjEuQ2hhbmdlLlVwZGF0ZWRIABI5Cg5hY3RpdmVfY2hhbmdlZBgFIAEoCzIfLm5vZ2dpbi52MS5DaGFuZ2UuQWN0aXZlQ2hhbmdlZEgAGkAKBFNsb3QSFwoKcGFyZW50X2tleRgBIAEoCUgAiAEBEhAKCHBvc2l0aW9uGAIgASgFQg0KC19wYXJlbnRfa2V5Gk4KBUFkZGVkEgsKA2tleRgBIAEoCRIXCgpwYXJlbnRfa2V5GAIgASgJSACIAQESEAoIcG9zaXRpb24YAyABKAVCDQoLX3BhcmVudF9rZXkaFgoHUmVtb3ZlZBILCgNrZXkYASABKAkaXgoFTW92ZWQSCwoDa2V5GAEgASgJEiQKBGZyb20YAiABKAsyFi5ub2dnaW4udjEuQ2hhbmdlLlNsb3QSIgoCdG8YAyABKAsyFi5ub2dnaW4udjEuQ2hhbmdlLlNsb3QaJgoHVXBkYXRlZBILCgNrZXkYASABKAkSDgoGZmllbGRzGAIgAygJGkMKDUFjdGl2ZUNoYW5nZWQSEQoEZnJvbRgBIAEoCUgAiAEBEg8KAnRvGAIgASgJSAGIAQFCBwoFX2Zyb21CBQoDX3RvQgYKBGtpbmQisgIKC0Vycm9yRGV0YWlsEgwKBGNvZGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIRCglleGl0X2NvZGUYAyABKAUSKgoEZGF0YRgEIAMoCzIcLm5vZ2dpbi52MS5FcnJvckRldGFpbC5GaWVsZBIPCgdsaXRlcmFsGAUgASgIEgwKBHZlcmIYBiABKAkSEAoIZW52ZWxvcGUYByABKAkakwEKBUZpZWxkEgwKBG5hbWUYASABKAkSFgoMc3RyaW5nX3ZhbHVlGAIgASgJSAASEwoJaW50X3ZhbHVlGAMgASgDSAASFAoKYm9vbF92YWx1ZRgEIAEoCEgAEjAKCm51bGxfdmFsdWUYBSABKA4yGi5nb29nbGUucHJvdG9idWYuTnVsbFZhbHVlSABCBwoFdmFsdWUicwoLU2hvd1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRITCgtub19jaGlsZHJlbhgDIAEoCBIVCg13aXRoX3NpYmxpbmdzGAQgASgIEhgKEHdpdGhfZGVzY2VuZGFudHMYBSABKAgiLQoMU2hvd1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKWAQoPU2hvd0dvdG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSEwoLbm9fY2hpbGRyZW4YAyABKAgSFQoNd2l0aF9zaWJsaW5ncxgEIAEoCBIYChB3aXRoX2Rlc2NlbmRhbnRzGAUgASgIEh0KBGdvdG8YBiABKAsyDy5ub2dnaW4udjEuR290byIxChBTaG93R290b1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyJYCgtQdXNoUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRINCgV0aXRsZRgCIAEoCRIYCgtpZl9yZXZpc2lvbhgDIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiItCgxQdXNoUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3Ip8BCgpBZGRSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXRpdGxlGAIgASgJEicKCXBsYWNlbWVudBgDIAEoCzIULm5vZ2dpbi52MS5QbGFjZW1lbnQSHQoEZ290bxgEIAEoCzIPLm5vZ2dpbi52MS5Hb3RvEhgKC2lmX3JldmlzaW9uGAUgASgJSACIAQFCDgoMX2lmX3JldmlzaW9uIiwKC0FkZFJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKfAQoLTW92ZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRInCglwbGFjZW1lbnQYAyABKAsyFC5ub2dnaW4udjEuUGxhY2VtZW50Eh0KBGdvdG8YBCABKAsyDy5ub2dnaW4udjEuR290bxIYCgtpZl9yZXZpc2lvbhgFIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiItCgxNb3ZlUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3IlcKC0dvdG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSGAoLaWZfcmV2aXNpb24YAyABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24iLQoMR290b1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKYAQoLRG9uZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRINCgVmb3JjZRgDIAEoCBIRCgljbG9zZV9hbGwYBCABKAgSHQoEZ290bxgFIAEoCzIPLm5vZ2dpbi52MS5Hb3RvEhgKC2lmX3JldmlzaW9uGAYgASgJSACIAQFCDgoMX2lmX3JldmlzaW9uIi0KDERvbmVSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXcipQEKClBvcFJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSEQoEcGF0aBgCIAEoCUgAiAEBEg0KBWZvcmNlGAMgASgIEhEKCWNsb3NlX2FsbBgEIAEoCBIdCgRnb3RvGAUgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBiABKAlIAYgBAUIHCgVfcGF0aEIOCgxfaWZfcmV2aXNpb24iLAoLUG9wUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3ItIBCgtFZGl0UmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEhEKBGRvbmUYAyABKAhIAIgBARISCgV0aXRsZRgEIAEoCUgBiAEBEg0KBWZvcmNlGAUgASgIEhEKCWNsb3NlX2FsbBgGIAEoCBIdCgRnb3RvGAcgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YCCABKAlIAogBAUIHCgVfZG9uZUIICgZfdGl0bGVCDgoMX2lmX3JldmlzaW9uIi0KDEVkaXRSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXcihAEKC05vdGVSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSDAoEdGV4dBgDIAEoCRIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBSABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24iLQoMTm90ZVJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKLAQoNRGVsZXRlUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEhEKCXJlY3Vyc2l2ZRgDIAEoCBIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBSABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24icgoORGVsZXRlUmVzcG9uc2USJwoHZGVsZXRlZBgBIAEoCzIWLm5vZ2dpbi52MS5EZWxldGVkSXRlbRIYChBkZXNjZW5kYW50X2NvdW50GAIgASgFEh0KBHZpZXcYAyABKAsyDy5ub2dnaW4udjEuVmlldyI9CgtDb3B5UmVxdWVzdBIXCg9zb3VyY2VfbG9jYXRpb24YASABKAkSFQoNZGVzdF9sb2NhdGlvbhgCIAEoCSJDCgxDb3B5UmVzcG9uc2USDgoGY29waWVkGAEgASgFEiMKB21hcHBpbmcYAiADKAsyEi5ub2dnaW4udjEuS2V5UGFpciIgCgxXaGVyZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkiPwoNV2hlcmVSZXNwb25zZRIQCghsb2NhdGlvbhgBIAEoCRISCgVhZ2VudBgCIAEoCUgAiAEBQggKBl9hZ2VudCJrCg1BZ2VudHNSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEhMKBmZvcmdldBgCIAEoCUgAiAEBEhgKC2lmX3JldmlzaW9uGAMgASgJSAGIAQFCCQoHX2ZvcmdldEIOCgxfaWZfcmV2aXNpb24iXgoOQWdlbnRzUmVzcG9uc2USFgoJZm9yZ290dGVuGAEgASgJSACIAQESJgoGYWdlbnRzGAIgAygLMhYubm9nZ2luLnYxLkFnZW50Q3Vyc29yQgwKCl9mb3Jnb3R0ZW4icAoLQWdlbnRDdXJzb3ISDQoFYWdlbnQYASABKAkSEAoDa2V5GAIgASgJSACIAQESEQoEcGF0aBgDIAEoCUgBiAEBEhIKBXRpdGxlGAQgASgJSAKIAQFCBgoEX2tleUIHCgVfcGF0aEIICgZfdGl0bGUijwEKC0ZpbmRSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXF1ZXJ5GAIgASgJEgwKBG9wZW4YAyABKAgSDAoEZG9uZRgEIAEoCBINCgV1bmRlchgFIAEoCRISCgVsaW1pdBgGIAEoBUgAiAEBEg8KAmJ5GAcgASgJSAGIAQFCCAoGX2xpbWl0QgUKA19ieSJcCglGaW5kTWF0Y2gSCwoDa2V5GAEgASgJEgwKBHBhdGgYAiABKAkSDQoFdGl0bGUYAyABKAkSDAoEZG9uZRgEIAEoCBIXCg9ub3RlX3RpbWVzdGFtcHMYBSADKAkiRAoMRmluZFJlc3BvbnNlEiUKB21hdGNoZXMYASADKAsyFC5ub2dnaW4udjEuRmluZE1hdGNoEg0KBXRvdGFsGAIgASgFIrEBCgxIaXN0b3J5RW50cnkSCwoDc2VxGAEgASgFEgwKBHRpbWUYAiABKAkSDAoEdmVyYhgDIAEoCRIOCgZ1bmRvZXMYBCABKAUSDgoGcmVkb2VzGAUgASgFEg8KB3N1bW1hcnkYBiABKAkSKQoHY2hhbmdlcxgHIAMoCzIYLm5vZ2dpbi52MS5IaXN0b3J5Q2hhbmdlEhIKBWFnZW50GAggASgJSACIAQFCCAoGX2FnZW50ImYKDUhpc3RvcnlDaGFuZ2USDAoEa2luZBgBIAEoCRIQCgNrZXkYAiABKAlIAIgBARINCgV0aXRsZRgDIAEoCRITCgZjdXJzb3IYBCABKAlIAYgBAUIGCgRfa2V5QgkKB19jdXJzb3IiVAoKTG9nUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRISCgVsaW1pdBgCIAEoBUgAiAEBEg8KAmJ5GAMgASgJSAGIAQFCCAoGX2xpbWl0QgUKA19ieSJcCgtMb2dSZXNwb25zZRIoCgdlbnRyaWVzGAEgAygLMhcubm9nZ2luLnYxLkhpc3RvcnlFbnRyeRISCgp1bnJlYWRhYmxlGAIgASgFEg8KB21pc3NpbmcYAyABKAgiSQoLVW5kb1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSGAoLaWZfcmV2aXNpb24YAiABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24iVQoMVW5kb1Jlc3BvbnNlEiYKBWVudHJ5GAEgASgLMhcubm9nZ2luLnYxLkhpc3RvcnlFbnRyeRIdCgR2aWV3GAIgASgLMg8ubm9nZ2luLnYxLlZpZXciSQoLUmVkb1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSGAoLaWZfcmV2aXNpb24YAiABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24iVQoMUmVkb1Jlc3BvbnNlEiYKBWVudHJ5GAEgASgLMhcubm9nZ2luLnYxLkhpc3RvcnlFbnRyeRIdCgR2aWV3GAIgASgLMg8ubm9nZ2luLnYxLlZpZXciEgoQUHJvdmlkZXJzUmVxdWVzdCI7ChFQcm92aWRlcnNSZXNwb25zZRImCglwcm92aWRlcnMYASADKAsyEy5ub2dnaW4udjEuUHJvdmlkZXIiDQoLTGlzdFJlcXVlc3QiMAoMTGlzdFJlc3BvbnNlEg0KBW5hbWVzGAEgAygJEhEKCXRydW5jYXRlZBgCIAEoCCIjCg9TbmFwc2hvdFJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkiOQoQU25hcHNob3RSZXNwb25zZRIlCghkb2N1bWVudBgBIAEoCzITLm5vZ2dpbi52MS5Eb2N1bWVudCIgCgxXYXRjaFJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkikgEKDVdhdGNoUmVzcG9uc2USDwoHaW5pdGlhbBgBIAEoCBIiCgdjaGFuZ2VzGAIgAygLMhEubm9nZ2luLnYxLkNoYW5nZRIlCghkb2N1bWVudBgDIAEoCzITLm5vZ2dpbi52MS5Eb2N1bWVudBIlCgVlcnJvchgEIAEoCzIWLm5vZ2dpbi52MS5FcnJvckRldGFpbCIxCgpSdW5SZXF1ZXN0Eg8KB3JlcXVlc3QYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCSIrCgtSdW5SZXNwb25zZRIQCghlbnZlbG9wZRgBIAEoCRIKCgJvaxgCIAEoCCJHCgtDYWxsUmVxdWVzdBIMCgR2ZXJiGAEgASgJEioKCWFyZ3VtZW50cxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiLAoMQ2FsbFJlc3BvbnNlEhAKCGVudmVsb3BlGAEgASgJEgoKAm9rGAIgASgIMtsLCg1Ob2dnaW5TZXJ2aWNlEjwKBFNob3cSFi5ub2dnaW4udjEuU2hvd1JlcXVlc3QaFy5ub2dnaW4udjEuU2hvd1Jlc3BvbnNlIgOQAgESRQoIU2hvd0dvdG8SGi5ub2dnaW4udjEuU2hvd0dvdG9SZXF1ZXN0Ghsubm9nZ2luLnYxLlNob3dHb3RvUmVzcG9uc2UiABI5CgRQdXNoEhYubm9nZ2luLnYxLlB1c2hSZXF1ZXN0Ghcubm9nZ2luLnYxLlB1c2hSZXNwb25zZSIAEjYKA0FkZBIVLm5vZ2dpbi52MS5BZGRSZXF1ZXN0GhYubm9nZ2luLnYxLkFkZFJlc3BvbnNlIgASOQoETW92ZRIWLm5vZ2dpbi52MS5Nb3ZlUmVxdWVzdBoXLm5vZ2dpbi52MS5Nb3ZlUmVzcG9uc2UiABI5CgRHb3RvEhYubm9nZ2luLnYxLkdvdG9SZXF1ZXN0Ghcubm9nZ2luLnYxLkdvdG9SZXNwb25zZSIAEjkKBERvbmUSFi5ub2dnaW4udjEuRG9uZVJlcXVlc3QaFy5ub2dnaW4udjEuRG9uZVJlc3BvbnNlIgASNgoDUG9wEhUubm9nZ2luLnYxLlBvcFJlcXVlc3QaFi5ub2dnaW4udjEuUG9wUmVzcG9uc2UiABI5CgRFZGl0EhYubm9nZ2luLnYxLkVkaXRSZXF1ZXN0Ghcubm9nZ2luLnYxLkVkaXRSZXNwb25zZSIAEjkKBE5vdGUSFi5ub2dnaW4udjEuTm90ZVJlcXVlc3QaFy5ub2dnaW4udjEuTm90ZVJlc3BvbnNlIgASPwoGRGVsZXRlEhgubm9nZ2luLnYxLkRlbGV0ZVJlcXVlc3QaGS5ub2dnaW4udjEuRGVsZXRlUmVzcG9uc2UiABI5CgRDb3B5EhYubm9nZ2luLnYxLkNvcHlSZXF1ZXN0Ghcubm9nZ2luLnYxLkNvcHlSZXNwb25zZSIAEj8KBVdoZXJlEhcubm9nZ2luLnYxLldoZXJlUmVxdWVzdBoYLm5vZ2dpbi52MS5XaGVyZVJlc3BvbnNlIgOQAgESSwoJUHJvdmlkZXJzEhsubm9nZ2luLnYxLlByb3ZpZGVyc1JlcXVlc3QaHC5ub2dnaW4udjEuUHJvdmlkZXJzUmVzcG9uc2UiA5ACARI8CgRGaW5kEhYubm9nZ2luLnYxLkZpbmRSZXF1ZXN0Ghcubm9nZ2luLnYxLkZpbmRSZXNwb25zZSIDkAIBEjkKA0xvZxIVLm5vZ2dpbi52MS5Mb2dSZXF1ZXN0GhYubm9nZ2luLnYxLkxvZ1Jlc3BvbnNlIgOQAgESPwoGQWdlbnRzEhgubm9nZ2luLnYxLkFnZW50c1JlcXVlc3QaGS5ub2dnaW4udjEuQWdlbnRzUmVzcG9uc2UiABI5CgRVbmRvEhYubm9nZ2luLnYxLlVuZG9SZXF1ZXN0Ghcubm9nZ2luLnYxLlVuZG9SZXNwb25zZSIAEjkKBFJlZG8SFi5ub2dnaW4udjEuUmVkb1JlcXVlc3QaFy5ub2dnaW4udjEuUmVkb1Jlc3BvbnNlIgASPAoETGlzdBIWLm5vZ2dpbi52MS5MaXN0UmVxdWVzdBoXLm5vZ2dpbi52MS5MaXN0UmVzcG9uc2UiA5ACARJICghTbmFwc2hvdBIaLm5vZ2dpbi52MS5TbmFwc2hvdFJlcXVlc3QaGy5ub2dnaW4udjEuU25hcHNob3RSZXNwb25zZSIDkAIBEjkKBENhbGwSFi5ub2dnaW4udjEuQ2FsbFJlcXVlc3QaFy5ub2dnaW4udjEuQ2FsbFJlc3BvbnNlIgASNgoDUnVuEhUubm9nZ2luLnYxLlJ1blJlcXVlc3QaFi5ub2dnaW4udjEuUnVuUmVzcG9uc2UiABI+CgVXYXRjaBIXLm5vZ2dpbi52MS5XYXRjaFJlcXVlc3QaGC5ub2dnaW4udjEuV2F0Y2hSZXNwb25zZSIAMAFCQVo/Z2l0aHViLmNvbS9ub2dnaW4tZ28vbm9nZ2luL3N1cmZhY2VzL3JwYy9nZW4vbm9nZ2luL3YxO25vZ2dpbnYxYgZwcm90bzM", [file_google_protobuf_struct]);
 
 /**
  * Note is one timestamped note of an item.
@@ -143,6 +143,13 @@ export type Document = Message<"noggin.v1.Document"> & {
    * @generated from field: repeated noggin.v1.Item items = 3;
    */
   items: Item[];
+
+  /**
+   * The agents' cursors, in the noggin's order (docs/file-format.md).
+   *
+   * @generated from field: repeated noggin.v1.Cursor cursors = 4;
+   */
+  cursors: Cursor[];
 };
 
 /**
@@ -151,6 +158,34 @@ export type Document = Message<"noggin.v1.Document"> & {
  */
 export const DocumentSchema: GenMessage<Document> = /*@__PURE__*/
   messageDesc(file_noggin_v1_noggin, 2);
+
+/**
+ * Cursor is one agent's own active item.
+ *
+ * @generated from message noggin.v1.Cursor
+ */
+export type Cursor = Message<"noggin.v1.Cursor"> & {
+  /**
+   * The agent's name.
+   *
+   * @generated from field: string agent = 1;
+   */
+  agent: string;
+
+  /**
+   * Key of its active item; absent for none.
+   *
+   * @generated from field: optional string key = 2;
+   */
+  key?: string | undefined;
+};
+
+/**
+ * Describes the message noggin.v1.Cursor.
+ * Use `create(CursorSchema)` to create a new message.
+ */
+export const CursorSchema: GenMessage<Cursor> = /*@__PURE__*/
+  messageDesc(file_noggin_v1_noggin, 3);
 
 /**
  * Node is one rendered item of a View (docs/cli.md).
@@ -235,7 +270,7 @@ export type Node = Message<"noggin.v1.Node"> & {
  * Use `create(NodeSchema)` to create a new message.
  */
 export const NodeSchema: GenMessage<Node> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 3);
+  messageDesc(file_noggin_v1_noggin, 4);
 
 /**
  * View is the CurrentTreeView returned by the verbs.
@@ -284,7 +319,7 @@ export type View = Message<"noggin.v1.View"> & {
  * Use `create(ViewSchema)` to create a new message.
  */
 export const ViewSchema: GenMessage<View> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 4);
+  messageDesc(file_noggin_v1_noggin, 5);
 
 /**
  * Placement is where add and move put an item.
@@ -312,7 +347,7 @@ export type Placement = Message<"noggin.v1.Placement"> & {
  * Use `create(PlacementSchema)` to create a new message.
  */
 export const PlacementSchema: GenMessage<Placement> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 5);
+  messageDesc(file_noggin_v1_noggin, 6);
 
 /**
  * Goto is the optional cursor move of add, move, edit, note and show. An
@@ -352,7 +387,7 @@ export type Goto = Message<"noggin.v1.Goto"> & {
  * Use `create(GotoSchema)` to create a new message.
  */
 export const GotoSchema: GenMessage<Goto> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 6);
+  messageDesc(file_noggin_v1_noggin, 7);
 
 /**
  * Provider is one registered location scheme.
@@ -373,7 +408,7 @@ export type Provider = Message<"noggin.v1.Provider"> & {
  * Use `create(ProviderSchema)` to create a new message.
  */
 export const ProviderSchema: GenMessage<Provider> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 7);
+  messageDesc(file_noggin_v1_noggin, 8);
 
 /**
  * DeletedItem identifies the item a delete removed.
@@ -408,7 +443,7 @@ export type DeletedItem = Message<"noggin.v1.DeletedItem"> & {
  * Use `create(DeletedItemSchema)` to create a new message.
  */
 export const DeletedItemSchema: GenMessage<DeletedItem> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 8);
+  messageDesc(file_noggin_v1_noggin, 9);
 
 /**
  * KeyPair maps a source key to the key of its copy.
@@ -436,7 +471,7 @@ export type KeyPair = Message<"noggin.v1.KeyPair"> & {
  * Use `create(KeyPairSchema)` to create a new message.
  */
 export const KeyPairSchema: GenMessage<KeyPair> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 9);
+  messageDesc(file_noggin_v1_noggin, 10);
 
 /**
  * Change is one ItemChange (docs/rpc.md).
@@ -497,7 +532,7 @@ export type Change = Message<"noggin.v1.Change"> & {
  * Use `create(ChangeSchema)` to create a new message.
  */
 export const ChangeSchema: GenMessage<Change> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 10);
+  messageDesc(file_noggin_v1_noggin, 11);
 
 /**
  * Slot is a place in the tree.
@@ -525,7 +560,7 @@ export type Change_Slot = Message<"noggin.v1.Change.Slot"> & {
  * Use `create(Change_SlotSchema)` to create a new message.
  */
 export const Change_SlotSchema: GenMessage<Change_Slot> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 10, 0);
+  messageDesc(file_noggin_v1_noggin, 11, 0);
 
 /**
  * Added: a new item.
@@ -560,7 +595,7 @@ export type Change_Added = Message<"noggin.v1.Change.Added"> & {
  * Use `create(Change_AddedSchema)` to create a new message.
  */
 export const Change_AddedSchema: GenMessage<Change_Added> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 10, 1);
+  messageDesc(file_noggin_v1_noggin, 11, 1);
 
 /**
  * Removed: an item is gone.
@@ -581,7 +616,7 @@ export type Change_Removed = Message<"noggin.v1.Change.Removed"> & {
  * Use `create(Change_RemovedSchema)` to create a new message.
  */
 export const Change_RemovedSchema: GenMessage<Change_Removed> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 10, 2);
+  messageDesc(file_noggin_v1_noggin, 11, 2);
 
 /**
  * Moved: an item changed parent or position.
@@ -616,7 +651,7 @@ export type Change_Moved = Message<"noggin.v1.Change.Moved"> & {
  * Use `create(Change_MovedSchema)` to create a new message.
  */
 export const Change_MovedSchema: GenMessage<Change_Moved> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 10, 3);
+  messageDesc(file_noggin_v1_noggin, 11, 3);
 
 /**
  * Updated: fields of an item changed.
@@ -644,7 +679,7 @@ export type Change_Updated = Message<"noggin.v1.Change.Updated"> & {
  * Use `create(Change_UpdatedSchema)` to create a new message.
  */
 export const Change_UpdatedSchema: GenMessage<Change_Updated> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 10, 4);
+  messageDesc(file_noggin_v1_noggin, 11, 4);
 
 /**
  * ActiveChanged: the cursor moved.
@@ -672,7 +707,7 @@ export type Change_ActiveChanged = Message<"noggin.v1.Change.ActiveChanged"> & {
  * Use `create(Change_ActiveChangedSchema)` to create a new message.
  */
 export const Change_ActiveChangedSchema: GenMessage<Change_ActiveChanged> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 10, 5);
+  messageDesc(file_noggin_v1_noggin, 11, 5);
 
 /**
  * ErrorDetail is attached to every verb failure. It carries the core error
@@ -737,7 +772,7 @@ export type ErrorDetail = Message<"noggin.v1.ErrorDetail"> & {
  * Use `create(ErrorDetailSchema)` to create a new message.
  */
 export const ErrorDetailSchema: GenMessage<ErrorDetail> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 11);
+  messageDesc(file_noggin_v1_noggin, 12);
 
 /**
  * Field is one structured data field of the error.
@@ -797,7 +832,7 @@ export type ErrorDetail_Field = Message<"noggin.v1.ErrorDetail.Field"> & {
  * Use `create(ErrorDetail_FieldSchema)` to create a new message.
  */
 export const ErrorDetail_FieldSchema: GenMessage<ErrorDetail_Field> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 11, 0);
+  messageDesc(file_noggin_v1_noggin, 12, 0);
 
 /**
  * ShowRequest holds the options of show (without goto: see ShowGoto).
@@ -846,7 +881,7 @@ export type ShowRequest = Message<"noggin.v1.ShowRequest"> & {
  * Use `create(ShowRequestSchema)` to create a new message.
  */
 export const ShowRequestSchema: GenMessage<ShowRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 12);
+  messageDesc(file_noggin_v1_noggin, 13);
 
 /**
  * ShowResponse holds the view, absent when show has no target.
@@ -867,7 +902,7 @@ export type ShowResponse = Message<"noggin.v1.ShowResponse"> & {
  * Use `create(ShowResponseSchema)` to create a new message.
  */
 export const ShowResponseSchema: GenMessage<ShowResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 13);
+  messageDesc(file_noggin_v1_noggin, 14);
 
 /**
  * ShowGotoRequest is show with a goto.
@@ -923,7 +958,7 @@ export type ShowGotoRequest = Message<"noggin.v1.ShowGotoRequest"> & {
  * Use `create(ShowGotoRequestSchema)` to create a new message.
  */
 export const ShowGotoRequestSchema: GenMessage<ShowGotoRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 14);
+  messageDesc(file_noggin_v1_noggin, 15);
 
 /**
  * ShowGotoResponse holds the view, absent when show has no target.
@@ -944,7 +979,7 @@ export type ShowGotoResponse = Message<"noggin.v1.ShowGotoResponse"> & {
  * Use `create(ShowGotoResponseSchema)` to create a new message.
  */
 export const ShowGotoResponseSchema: GenMessage<ShowGotoResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 15);
+  messageDesc(file_noggin_v1_noggin, 16);
 
 /**
  * PushRequest holds the options of push.
@@ -980,7 +1015,7 @@ export type PushRequest = Message<"noggin.v1.PushRequest"> & {
  * Use `create(PushRequestSchema)` to create a new message.
  */
 export const PushRequestSchema: GenMessage<PushRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 16);
+  messageDesc(file_noggin_v1_noggin, 17);
 
 /**
  * PushResponse holds the view after push.
@@ -1001,7 +1036,7 @@ export type PushResponse = Message<"noggin.v1.PushResponse"> & {
  * Use `create(PushResponseSchema)` to create a new message.
  */
 export const PushResponseSchema: GenMessage<PushResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 17);
+  messageDesc(file_noggin_v1_noggin, 18);
 
 /**
  * AddRequest holds the options of add.
@@ -1051,7 +1086,7 @@ export type AddRequest = Message<"noggin.v1.AddRequest"> & {
  * Use `create(AddRequestSchema)` to create a new message.
  */
 export const AddRequestSchema: GenMessage<AddRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 18);
+  messageDesc(file_noggin_v1_noggin, 19);
 
 /**
  * AddResponse holds the view after add.
@@ -1072,7 +1107,7 @@ export type AddResponse = Message<"noggin.v1.AddResponse"> & {
  * Use `create(AddResponseSchema)` to create a new message.
  */
 export const AddResponseSchema: GenMessage<AddResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 19);
+  messageDesc(file_noggin_v1_noggin, 20);
 
 /**
  * MoveRequest holds the options of move.
@@ -1122,7 +1157,7 @@ export type MoveRequest = Message<"noggin.v1.MoveRequest"> & {
  * Use `create(MoveRequestSchema)` to create a new message.
  */
 export const MoveRequestSchema: GenMessage<MoveRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 20);
+  messageDesc(file_noggin_v1_noggin, 21);
 
 /**
  * MoveResponse holds the view after move.
@@ -1143,7 +1178,7 @@ export type MoveResponse = Message<"noggin.v1.MoveResponse"> & {
  * Use `create(MoveResponseSchema)` to create a new message.
  */
 export const MoveResponseSchema: GenMessage<MoveResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 21);
+  messageDesc(file_noggin_v1_noggin, 22);
 
 /**
  * GotoRequest holds the options of goto.
@@ -1179,7 +1214,7 @@ export type GotoRequest = Message<"noggin.v1.GotoRequest"> & {
  * Use `create(GotoRequestSchema)` to create a new message.
  */
 export const GotoRequestSchema: GenMessage<GotoRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 22);
+  messageDesc(file_noggin_v1_noggin, 23);
 
 /**
  * GotoResponse holds the view after goto.
@@ -1200,7 +1235,7 @@ export type GotoResponse = Message<"noggin.v1.GotoResponse"> & {
  * Use `create(GotoResponseSchema)` to create a new message.
  */
 export const GotoResponseSchema: GenMessage<GotoResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 23);
+  messageDesc(file_noggin_v1_noggin, 24);
 
 /**
  * DoneRequest holds the options of done.
@@ -1257,7 +1292,7 @@ export type DoneRequest = Message<"noggin.v1.DoneRequest"> & {
  * Use `create(DoneRequestSchema)` to create a new message.
  */
 export const DoneRequestSchema: GenMessage<DoneRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 24);
+  messageDesc(file_noggin_v1_noggin, 25);
 
 /**
  * DoneResponse holds the view after done.
@@ -1278,7 +1313,7 @@ export type DoneResponse = Message<"noggin.v1.DoneResponse"> & {
  * Use `create(DoneResponseSchema)` to create a new message.
  */
 export const DoneResponseSchema: GenMessage<DoneResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 25);
+  messageDesc(file_noggin_v1_noggin, 26);
 
 /**
  * PopRequest holds the options of pop.
@@ -1335,7 +1370,7 @@ export type PopRequest = Message<"noggin.v1.PopRequest"> & {
  * Use `create(PopRequestSchema)` to create a new message.
  */
 export const PopRequestSchema: GenMessage<PopRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 26);
+  messageDesc(file_noggin_v1_noggin, 27);
 
 /**
  * PopResponse holds the view after pop.
@@ -1356,7 +1391,7 @@ export type PopResponse = Message<"noggin.v1.PopResponse"> & {
  * Use `create(PopResponseSchema)` to create a new message.
  */
 export const PopResponseSchema: GenMessage<PopResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 27);
+  messageDesc(file_noggin_v1_noggin, 28);
 
 /**
  * EditRequest holds the options of edit.
@@ -1427,7 +1462,7 @@ export type EditRequest = Message<"noggin.v1.EditRequest"> & {
  * Use `create(EditRequestSchema)` to create a new message.
  */
 export const EditRequestSchema: GenMessage<EditRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 28);
+  messageDesc(file_noggin_v1_noggin, 29);
 
 /**
  * EditResponse holds the view after edit.
@@ -1448,7 +1483,7 @@ export type EditResponse = Message<"noggin.v1.EditResponse"> & {
  * Use `create(EditResponseSchema)` to create a new message.
  */
 export const EditResponseSchema: GenMessage<EditResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 29);
+  messageDesc(file_noggin_v1_noggin, 30);
 
 /**
  * NoteRequest holds the options of note.
@@ -1498,7 +1533,7 @@ export type NoteRequest = Message<"noggin.v1.NoteRequest"> & {
  * Use `create(NoteRequestSchema)` to create a new message.
  */
 export const NoteRequestSchema: GenMessage<NoteRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 30);
+  messageDesc(file_noggin_v1_noggin, 31);
 
 /**
  * NoteResponse holds the view after note.
@@ -1519,7 +1554,7 @@ export type NoteResponse = Message<"noggin.v1.NoteResponse"> & {
  * Use `create(NoteResponseSchema)` to create a new message.
  */
 export const NoteResponseSchema: GenMessage<NoteResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 31);
+  messageDesc(file_noggin_v1_noggin, 32);
 
 /**
  * DeleteRequest holds the options of delete.
@@ -1569,7 +1604,7 @@ export type DeleteRequest = Message<"noggin.v1.DeleteRequest"> & {
  * Use `create(DeleteRequestSchema)` to create a new message.
  */
 export const DeleteRequestSchema: GenMessage<DeleteRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 32);
+  messageDesc(file_noggin_v1_noggin, 33);
 
 /**
  * DeleteResponse is the DeleteResult.
@@ -1604,7 +1639,7 @@ export type DeleteResponse = Message<"noggin.v1.DeleteResponse"> & {
  * Use `create(DeleteResponseSchema)` to create a new message.
  */
 export const DeleteResponseSchema: GenMessage<DeleteResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 33);
+  messageDesc(file_noggin_v1_noggin, 34);
 
 /**
  * CopyRequest names the source and destination noggins.
@@ -1632,7 +1667,7 @@ export type CopyRequest = Message<"noggin.v1.CopyRequest"> & {
  * Use `create(CopyRequestSchema)` to create a new message.
  */
 export const CopyRequestSchema: GenMessage<CopyRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 34);
+  messageDesc(file_noggin_v1_noggin, 35);
 
 /**
  * CopyResponse is the CopyResult.
@@ -1660,7 +1695,7 @@ export type CopyResponse = Message<"noggin.v1.CopyResponse"> & {
  * Use `create(CopyResponseSchema)` to create a new message.
  */
 export const CopyResponseSchema: GenMessage<CopyResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 35);
+  messageDesc(file_noggin_v1_noggin, 36);
 
 /**
  * WhereRequest names the noggin.
@@ -1681,7 +1716,7 @@ export type WhereRequest = Message<"noggin.v1.WhereRequest"> & {
  * Use `create(WhereRequestSchema)` to create a new message.
  */
 export const WhereRequestSchema: GenMessage<WhereRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 36);
+  messageDesc(file_noggin_v1_noggin, 37);
 
 /**
  * WhereResponse holds the location as supplied.
@@ -1709,7 +1744,7 @@ export type WhereResponse = Message<"noggin.v1.WhereResponse"> & {
  * Use `create(WhereResponseSchema)` to create a new message.
  */
 export const WhereResponseSchema: GenMessage<WhereResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 37);
+  messageDesc(file_noggin_v1_noggin, 38);
 
 /**
  * AgentsRequest names the noggin, and an agent whose cursor to drop.
@@ -1745,7 +1780,7 @@ export type AgentsRequest = Message<"noggin.v1.AgentsRequest"> & {
  * Use `create(AgentsRequestSchema)` to create a new message.
  */
 export const AgentsRequestSchema: GenMessage<AgentsRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 38);
+  messageDesc(file_noggin_v1_noggin, 39);
 
 /**
  * AgentsResponse lists the agents' cursors.
@@ -1773,7 +1808,7 @@ export type AgentsResponse = Message<"noggin.v1.AgentsResponse"> & {
  * Use `create(AgentsResponseSchema)` to create a new message.
  */
 export const AgentsResponseSchema: GenMessage<AgentsResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 39);
+  messageDesc(file_noggin_v1_noggin, 40);
 
 /**
  * AgentCursor is one agent's cursor.
@@ -1815,7 +1850,7 @@ export type AgentCursor = Message<"noggin.v1.AgentCursor"> & {
  * Use `create(AgentCursorSchema)` to create a new message.
  */
 export const AgentCursorSchema: GenMessage<AgentCursor> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 40);
+  messageDesc(file_noggin_v1_noggin, 41);
 
 /**
  * FindRequest holds the options of find.
@@ -1878,7 +1913,7 @@ export type FindRequest = Message<"noggin.v1.FindRequest"> & {
  * Use `create(FindRequestSchema)` to create a new message.
  */
 export const FindRequestSchema: GenMessage<FindRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 41);
+  messageDesc(file_noggin_v1_noggin, 42);
 
 /**
  * FindMatch is one item find matched.
@@ -1928,7 +1963,7 @@ export type FindMatch = Message<"noggin.v1.FindMatch"> & {
  * Use `create(FindMatchSchema)` to create a new message.
  */
 export const FindMatchSchema: GenMessage<FindMatch> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 42);
+  messageDesc(file_noggin_v1_noggin, 43);
 
 /**
  * FindResponse is the FindResult.
@@ -1956,7 +1991,7 @@ export type FindResponse = Message<"noggin.v1.FindResponse"> & {
  * Use `create(FindResponseSchema)` to create a new message.
  */
 export const FindResponseSchema: GenMessage<FindResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 43);
+  messageDesc(file_noggin_v1_noggin, 44);
 
 /**
  * HistoryEntry is one write of a noggin's history.
@@ -2026,7 +2061,7 @@ export type HistoryEntry = Message<"noggin.v1.HistoryEntry"> & {
  * Use `create(HistoryEntrySchema)` to create a new message.
  */
 export const HistoryEntrySchema: GenMessage<HistoryEntry> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 44);
+  messageDesc(file_noggin_v1_noggin, 45);
 
 /**
  * HistoryChange is one change of a write (docs/envelope.md).
@@ -2070,7 +2105,7 @@ export type HistoryChange = Message<"noggin.v1.HistoryChange"> & {
  * Use `create(HistoryChangeSchema)` to create a new message.
  */
 export const HistoryChangeSchema: GenMessage<HistoryChange> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 45);
+  messageDesc(file_noggin_v1_noggin, 46);
 
 /**
  * LogRequest holds the options of log.
@@ -2105,7 +2140,7 @@ export type LogRequest = Message<"noggin.v1.LogRequest"> & {
  * Use `create(LogRequestSchema)` to create a new message.
  */
 export const LogRequestSchema: GenMessage<LogRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 46);
+  messageDesc(file_noggin_v1_noggin, 47);
 
 /**
  * LogResponse is the LogResult.
@@ -2140,7 +2175,7 @@ export type LogResponse = Message<"noggin.v1.LogResponse"> & {
  * Use `create(LogResponseSchema)` to create a new message.
  */
 export const LogResponseSchema: GenMessage<LogResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 47);
+  messageDesc(file_noggin_v1_noggin, 48);
 
 /**
  * UndoRequest names the noggin.
@@ -2169,7 +2204,7 @@ export type UndoRequest = Message<"noggin.v1.UndoRequest"> & {
  * Use `create(UndoRequestSchema)` to create a new message.
  */
 export const UndoRequestSchema: GenMessage<UndoRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 48);
+  messageDesc(file_noggin_v1_noggin, 49);
 
 /**
  * UndoResponse is the UndoResult of undo.
@@ -2197,7 +2232,7 @@ export type UndoResponse = Message<"noggin.v1.UndoResponse"> & {
  * Use `create(UndoResponseSchema)` to create a new message.
  */
 export const UndoResponseSchema: GenMessage<UndoResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 49);
+  messageDesc(file_noggin_v1_noggin, 50);
 
 /**
  * RedoRequest names the noggin.
@@ -2226,7 +2261,7 @@ export type RedoRequest = Message<"noggin.v1.RedoRequest"> & {
  * Use `create(RedoRequestSchema)` to create a new message.
  */
 export const RedoRequestSchema: GenMessage<RedoRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 50);
+  messageDesc(file_noggin_v1_noggin, 51);
 
 /**
  * RedoResponse is the UndoResult of redo.
@@ -2254,7 +2289,7 @@ export type RedoResponse = Message<"noggin.v1.RedoResponse"> & {
  * Use `create(RedoResponseSchema)` to create a new message.
  */
 export const RedoResponseSchema: GenMessage<RedoResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 51);
+  messageDesc(file_noggin_v1_noggin, 52);
 
 /**
  * ProvidersRequest is empty: providers opens no noggin.
@@ -2269,7 +2304,7 @@ export type ProvidersRequest = Message<"noggin.v1.ProvidersRequest"> & {
  * Use `create(ProvidersRequestSchema)` to create a new message.
  */
 export const ProvidersRequestSchema: GenMessage<ProvidersRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 52);
+  messageDesc(file_noggin_v1_noggin, 53);
 
 /**
  * ProvidersResponse lists the registered schemes in registration order.
@@ -2290,7 +2325,7 @@ export type ProvidersResponse = Message<"noggin.v1.ProvidersResponse"> & {
  * Use `create(ProvidersResponseSchema)` to create a new message.
  */
 export const ProvidersResponseSchema: GenMessage<ProvidersResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 53);
+  messageDesc(file_noggin_v1_noggin, 54);
 
 /**
  * ListRequest asks for the names of the served noggins.
@@ -2305,7 +2340,7 @@ export type ListRequest = Message<"noggin.v1.ListRequest"> & {
  * Use `create(ListRequestSchema)` to create a new message.
  */
 export const ListRequestSchema: GenMessage<ListRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 54);
+  messageDesc(file_noggin_v1_noggin, 55);
 
 /**
  * ListResponse names the served noggins.
@@ -2334,7 +2369,7 @@ export type ListResponse = Message<"noggin.v1.ListResponse"> & {
  * Use `create(ListResponseSchema)` to create a new message.
  */
 export const ListResponseSchema: GenMessage<ListResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 55);
+  messageDesc(file_noggin_v1_noggin, 56);
 
 /**
  * SnapshotRequest names the noggin.
@@ -2355,7 +2390,7 @@ export type SnapshotRequest = Message<"noggin.v1.SnapshotRequest"> & {
  * Use `create(SnapshotRequestSchema)` to create a new message.
  */
 export const SnapshotRequestSchema: GenMessage<SnapshotRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 56);
+  messageDesc(file_noggin_v1_noggin, 57);
 
 /**
  * SnapshotResponse holds the current document.
@@ -2376,7 +2411,7 @@ export type SnapshotResponse = Message<"noggin.v1.SnapshotResponse"> & {
  * Use `create(SnapshotResponseSchema)` to create a new message.
  */
 export const SnapshotResponseSchema: GenMessage<SnapshotResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 57);
+  messageDesc(file_noggin_v1_noggin, 58);
 
 /**
  * WatchRequest names the noggin to watch.
@@ -2397,7 +2432,7 @@ export type WatchRequest = Message<"noggin.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 58);
+  messageDesc(file_noggin_v1_noggin, 59);
 
 /**
  * WatchResponse is one message of the Watch stream.
@@ -2441,7 +2476,7 @@ export type WatchResponse = Message<"noggin.v1.WatchResponse"> & {
  * Use `create(WatchResponseSchema)` to create a new message.
  */
 export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 59);
+  messageDesc(file_noggin_v1_noggin, 60);
 
 /**
  * RunRequest is one client request in core's request form (JSON, see
@@ -2471,7 +2506,7 @@ export type RunRequest = Message<"noggin.v1.RunRequest"> & {
  * Use `create(RunRequestSchema)` to create a new message.
  */
 export const RunRequestSchema: GenMessage<RunRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 60);
+  messageDesc(file_noggin_v1_noggin, 61);
 
 /**
  * RunResponse is the envelope of a Run.
@@ -2499,7 +2534,7 @@ export type RunResponse = Message<"noggin.v1.RunResponse"> & {
  * Use `create(RunResponseSchema)` to create a new message.
  */
 export const RunResponseSchema: GenMessage<RunResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 61);
+  messageDesc(file_noggin_v1_noggin, 62);
 
 /**
  * CallRequest is one verb call in the MCP tools' argument language.
@@ -2529,7 +2564,7 @@ export type CallRequest = Message<"noggin.v1.CallRequest"> & {
  * Use `create(CallRequestSchema)` to create a new message.
  */
 export const CallRequestSchema: GenMessage<CallRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 62);
+  messageDesc(file_noggin_v1_noggin, 63);
 
 /**
  * CallResponse carries the envelope of a call.
@@ -2557,7 +2592,7 @@ export type CallResponse = Message<"noggin.v1.CallResponse"> & {
  * Use `create(CallResponseSchema)` to create a new message.
  */
 export const CallResponseSchema: GenMessage<CallResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 63);
+  messageDesc(file_noggin_v1_noggin, 64);
 
 /**
  * NogginService drives the noggin engine of the server.
