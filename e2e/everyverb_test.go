@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -66,11 +69,16 @@ func TestEveryVerbPostgres(t *testing.T) {
 	everyVerb(t, srv.Addr, true)
 }
 
+// principalJSON is an entry's principal line in an envelope of any depth.
+var principalJSON = regexp.MustCompile(`(?m)^ *"principal": "token:[0-9a-f]{8}",\n`)
+
 // everyVerb compares the verbs' output on a remote noggin at addr with a
 // local file's; on a database (db) the revisions name the states each its
 // own way and are left out.
 func everyVerb(t *testing.T, addr string, db bool) {
 	t.Helper()
+	sum := sha256.Sum256([]byte(remoteToken))
+	principal := "token:" + hex.EncodeToString(sum[:4])
 	tok := tokenEnv(addr)
 	for mi, mode := range [][]string{nil, {"--json"}, {"--with-json"}} {
 		local := t.TempDir()
@@ -94,6 +102,13 @@ func everyVerb(t *testing.T, addr string, db bool) {
 			if db {
 				got, want = string(withoutRevision([]byte(got))), string(withoutRevision([]byte(want)))
 			}
+			// A remote write's history names who the server let in (the
+			// token's fingerprint); a local one names nobody.
+			if st[0] == "log" && !strings.Contains(got, principal) {
+				t.Errorf("%v %v: the remote history does not name %s:\n%s", mode, st, principal, got)
+			}
+			got = strings.ReplaceAll(got, " ("+principal+")", "")
+			got = principalJSON.ReplaceAllString(got, "")
 			if norm.Replace(got) != norm.Replace(want) {
 				t.Errorf("%v %v: remote\n%s\nlocal\n%s", mode, st, got, want)
 			}

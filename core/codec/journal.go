@@ -32,8 +32,10 @@ type jsonEntry struct {
 	// RequestDigest is the fingerprint of the request (request.Fingerprint).
 	RequestDigest string `json:"requestDigest,omitempty"`
 	Reply         string `json:"reply,omitempty"`
-	// Agent is the agent the write was made for.
-	Agent string `json:"agent,omitempty"`
+	// Agent is the agent the write was made for; Principal who a server
+	// authenticated its caller as.
+	Agent     string `json:"agent,omitempty"`
+	Principal string `json:"principal,omitempty"`
 }
 
 type jsonChange struct {
@@ -68,7 +70,7 @@ type jsonOp struct {
 func EncodeEntry(e noggin.Entry) []byte {
 	j := jsonEntry{V: journalVersion, Seq: e.Seq, Time: e.Time, Verb: e.Verb, Undoes: e.Undoes, Redoes: e.Redoes,
 		Before: e.Before, After: e.After, Changes: []jsonChange{}, Ops: encodeOps(e.Ops), Inverse: encodeOps(e.Inverse),
-		Request: e.Request, RequestDigest: e.RequestDigest, Reply: e.Reply, Agent: e.Agent}
+		Request: e.Request, RequestDigest: e.RequestDigest, Reply: e.Reply, Agent: e.Agent, Principal: e.Principal}
 	for _, c := range e.Changes {
 		j.Changes = append(j.Changes, jsonChange(c))
 	}
@@ -122,7 +124,7 @@ func DecodeEntry(line []byte) (noggin.Entry, error) {
 		return noggin.Entry{}, fmt.Errorf("journal: version %d, seq %d", j.V, j.Seq)
 	}
 	e := noggin.Entry{Seq: j.Seq, Time: j.Time, Verb: j.Verb, Undoes: j.Undoes, Redoes: j.Redoes,
-		Before: j.Before, After: j.After, Request: j.Request, RequestDigest: j.RequestDigest, Reply: j.Reply, Agent: j.Agent}
+		Before: j.Before, After: j.After, Request: j.Request, RequestDigest: j.RequestDigest, Reply: j.Reply, Agent: j.Agent, Principal: j.Principal}
 	for _, c := range j.Changes {
 		e.Changes = append(e.Changes, noggin.EntryChange(c))
 	}

@@ -172,6 +172,26 @@ func Through(s Store, agent string) Store {
 	return cursorStore{Store: s, agent: agent}
 }
 
+// Signed returns s whose writes are recorded as made by principal, who a
+// server authenticated the caller as (its history shows it beside the
+// agent). s itself for "".
+func Signed(s Store, principal string) Store {
+	if principal == "" {
+		return s
+	}
+	return signedStore{Store: s, principal: principal}
+}
+
+type signedStore struct {
+	Store
+	principal string
+}
+
+func (s signedStore) Update(ctx context.Context, w Write) (*Document, error) {
+	w.Principal = s.principal
+	return s.Store.Update(ctx, w)
+}
+
 type cursorStore struct {
 	Store
 	agent string

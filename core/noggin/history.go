@@ -21,6 +21,9 @@ type Write struct {
 	Plan func(doc *Document, h *History) ([]Op, error)
 	// Agent is the agent the write is made for ("" for none; see Through).
 	Agent string
+	// Principal is who a server authenticated the write's caller as (""
+	// for a local write; see Signed).
+	Principal string
 }
 
 // History is a noggin's journal as a plan sees it. Its entries and the
@@ -125,8 +128,9 @@ type Entry struct {
 	// Receipt), RequestDigest the fingerprint of its request and Reply
 	// the answer it got ("" for other writes).
 	Request, RequestDigest, Reply string
-	// Agent is the agent the write was made for ("" for none).
-	Agent string
+	// Agent is the agent the write was made for ("" for none); Principal
+	// who a server authenticated its caller as ("" for a local write).
+	Agent, Principal string
 }
 
 // EntryChange is one change of a write, for people and agents reading the
@@ -150,7 +154,7 @@ func NewEntry(w Write, h *History, before *Document, ops []Op) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	e := Entry{Time: w.Time, Verb: w.Verb, Ops: ops, Inverse: inv, Changes: changes, Agent: w.Agent}
+	e := Entry{Time: w.Time, Verb: w.Verb, Ops: ops, Inverse: inv, Changes: changes, Agent: w.Agent, Principal: w.Principal}
 	if h != nil {
 		e.Undoes, e.Redoes = h.Undoes, h.Redoes
 	}

@@ -265,6 +265,11 @@ func (e *Entry) writeLine(b *bytes.Buffer) {
 		b.WriteString(" by ")
 		WriteSafe(b, e.Agent)
 	}
+	if e.Principal != "" {
+		b.WriteString(" (")
+		WriteSafe(b, e.Principal)
+		b.WriteByte(')')
+	}
 	switch {
 	case e.Undoes != 0:
 		b.WriteString(" (of #" + strconv.Itoa(e.Undoes) + ")")
@@ -286,7 +291,7 @@ func (r *UndoResult) Human(h *Human) {
 		b.WriteString("undid ")
 	}
 	if r.Entry != nil {
-		(&Entry{Seq: r.Entry.Seq, Time: r.Entry.Time, Verb: r.Entry.Verb, Agent: r.Entry.Agent, Changes: r.Entry.Changes}).writeLine(b)
+		(&Entry{Seq: r.Entry.Seq, Time: r.Entry.Time, Verb: r.Entry.Verb, Agent: r.Entry.Agent, Principal: r.Entry.Principal, Changes: r.Entry.Changes}).writeLine(b)
 	} else {
 		b.WriteByte('\n')
 	}

@@ -281,6 +281,8 @@ func toEntry(v any) *Entry {
 			e.Verb, _ = f.Value.(string)
 		case "agent":
 			e.Agent, _ = f.Value.(string)
+		case "principal":
+			e.Principal, _ = f.Value.(string)
 		case "undoes":
 			e.Undoes, _ = f.Value.(int)
 		case "redoes":

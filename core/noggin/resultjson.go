@@ -408,6 +408,10 @@ func (e *Entry) appendJSON(w *jsonw.Writer, depth int) {
 		o.Lit(`"agent": `)
 		w.Str(e.Agent)
 	}
+	if e.Principal != "" {
+		o.Lit(`"principal": `)
+		w.Str(e.Principal)
+	}
 	if e.Undoes != 0 {
 		o.Lit(`"undoes": `)
 		w.Int(e.Undoes)

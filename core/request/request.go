@@ -304,7 +304,8 @@ func (r *Runner) run(ctx context.Context, req *Request, res *Result) (noggin.Res
 		verbStore = noggin.Expecting(verbStore, rev)
 	}
 	// (3) the verb's own checks and the verb, on the document just loaded.
-	data, err := v.run(ctx, r.Engine, noggin.Through(verbStore, agent), req)
+	principal, _ := ctx.Value(principalKey{}).(string)
+	data, err := v.run(ctx, r.Engine, noggin.Through(noggin.Signed(verbStore, principal), agent), req)
 	if err == nil {
 		res.revision = rec.doc.Revision()
 	}
@@ -312,6 +313,14 @@ func (r *Runner) run(ctx context.Context, req *Request, res *Result) (noggin.Res
 }
 
 type agentKey struct{}
+
+type principalKey struct{}
+
+// WithPrincipal records who a server authenticated the caller of the
+// requests run with ctx as: their writes' history entries name it.
+func WithPrincipal(ctx context.Context, principal string) context.Context {
+	return context.WithValue(ctx, principalKey{}, principal)
+}
 
 // WithAgent makes name the agent of the requests run with ctx that name
 // none themselves: a surface's agent of a connection (noggin-mcp's, an

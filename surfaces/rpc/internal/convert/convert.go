@@ -441,7 +441,7 @@ func EntryToProto(e *noggin.Entry) *nogginv1.HistoryEntry {
 		return nil
 	}
 	out := &nogginv1.HistoryEntry{Seq: int32(e.Seq), Time: e.Time, Verb: e.Verb,
-		Undoes: int32(e.Undoes), Redoes: int32(e.Redoes), Summary: e.Summary(), Agent: opt(e.Agent)}
+		Undoes: int32(e.Undoes), Redoes: int32(e.Redoes), Summary: e.Summary(), Agent: opt(e.Agent), Principal: opt(e.Principal)}
 	for _, c := range e.Changes {
 		out.Changes = append(out.Changes, &nogginv1.HistoryChange{Kind: c.Kind, Key: opt(c.Key), Title: c.Title, Cursor: opt(c.Cursor)})
 	}
@@ -454,7 +454,7 @@ func EntryFromProto(e *nogginv1.HistoryEntry) *noggin.Entry {
 		return nil
 	}
 	out := &noggin.Entry{Seq: int(e.GetSeq()), Time: e.GetTime(), Verb: e.GetVerb(),
-		Undoes: int(e.GetUndoes()), Redoes: int(e.GetRedoes()), Agent: e.GetAgent()}
+		Undoes: int(e.GetUndoes()), Redoes: int(e.GetRedoes()), Agent: e.GetAgent(), Principal: e.GetPrincipal()}
 	for _, c := range e.GetChanges() {
 		out.Changes = append(out.Changes, noggin.EntryChange{Kind: c.GetKind(), Key: c.GetKey(), Title: c.GetTitle(), Cursor: c.GetCursor()})
 	}

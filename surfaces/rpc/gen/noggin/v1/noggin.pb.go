@@ -3188,7 +3188,10 @@ type HistoryEntry struct {
 	// What changed, one change per item.
 	Changes []*HistoryChange `protobuf:"bytes,7,rep,name=changes,proto3" json:"changes,omitempty"`
 	// The agent the write was made for; absent for none.
-	Agent         *string `protobuf:"bytes,8,opt,name=agent,proto3,oneof" json:"agent,omitempty"`
+	Agent *string `protobuf:"bytes,8,opt,name=agent,proto3,oneof" json:"agent,omitempty"`
+	// Who the server authenticated the write's caller as ("token:" and 8 hex
+	// digits of the token's SHA-256); absent for a local write.
+	Principal     *string `protobuf:"bytes,9,opt,name=principal,proto3,oneof" json:"principal,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3275,6 +3278,13 @@ func (x *HistoryEntry) GetChanges() []*HistoryChange {
 func (x *HistoryEntry) GetAgent() string {
 	if x != nil && x.Agent != nil {
 		return *x.Agent
+	}
+	return ""
+}
+
+func (x *HistoryEntry) GetPrincipal() string {
+	if x != nil && x.Principal != nil {
+		return *x.Principal
 	}
 	return ""
 }
@@ -5077,7 +5087,7 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x0fnote_timestamps\x18\x05 \x03(\tR\x0enoteTimestamps\"T\n" +
 	"\fFindResponse\x12.\n" +
 	"\amatches\x18\x01 \x03(\v2\x14.noggin.v1.FindMatchR\amatches\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x05R\x05total\"\xeb\x01\n" +
+	"\x05total\x18\x02 \x01(\x05R\x05total\"\x9c\x02\n" +
 	"\fHistoryEntry\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x05R\x03seq\x12\x12\n" +
 	"\x04time\x18\x02 \x01(\tR\x04time\x12\x12\n" +
@@ -5086,8 +5096,11 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x06redoes\x18\x05 \x01(\x05R\x06redoes\x12\x18\n" +
 	"\asummary\x18\x06 \x01(\tR\asummary\x122\n" +
 	"\achanges\x18\a \x03(\v2\x18.noggin.v1.HistoryChangeR\achanges\x12\x19\n" +
-	"\x05agent\x18\b \x01(\tH\x00R\x05agent\x88\x01\x01B\b\n" +
-	"\x06_agent\"\x80\x01\n" +
+	"\x05agent\x18\b \x01(\tH\x00R\x05agent\x88\x01\x01\x12!\n" +
+	"\tprincipal\x18\t \x01(\tH\x01R\tprincipal\x88\x01\x01B\b\n" +
+	"\x06_agentB\f\n" +
+	"\n" +
+	"_principal\"\x80\x01\n" +
 	"\rHistoryChange\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x15\n" +
 	"\x03key\x18\x02 \x01(\tH\x00R\x03key\x88\x01\x01\x12\x14\n" +
