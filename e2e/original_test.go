@@ -10,20 +10,27 @@ import (
 	"github.com/noggin-go/noggin/core/codec"
 )
 
+// originalFixtures are testdata/original's noggin with cursors as noggin
+// for Go wrote it and as the original left it after three writes.
+func originalFixtures(t *testing.T) (ours, theirs []byte) {
+	t.Helper()
+	ours, err := os.ReadFile("testdata/original/cursors.yaml")
+	if err == nil {
+		theirs, err = os.ReadFile("testdata/original/cursors-by-original.yaml")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ours, theirs
+}
+
 // TestOriginalKeepsCursors: the original, writing a noggin with agents'
 // cursors, keeps them byte for byte (testdata/original/README.md); noggin
 // for Go reads what it wrote, writes it back as it was, and the agents go
 // on from their cursors — carol's, whose item the original deleted, as no
 // active item.
 func TestOriginalKeepsCursors(t *testing.T) {
-	ours, err := os.ReadFile("testdata/original/cursors.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := os.ReadFile("testdata/original/cursors-by-original.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ours, theirs := originalFixtures(t)
 	tail := func(b []byte) string {
 		_, after, ok := bytes.Cut(b, []byte("\ncursors:\n"))
 		if !ok {
@@ -78,14 +85,7 @@ func TestOriginalKeepsCursors(t *testing.T) {
 func TestOriginalChangesRevision(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "n.yaml")
-	ours, err := os.ReadFile("testdata/original/cursors.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := os.ReadFile("testdata/original/cursors-by-original.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ours, theirs := originalFixtures(t)
 	revision := func() string {
 		t.Helper()
 		out := runCLI(t, dir, nil, "--noggin", file, "--json", "show")
