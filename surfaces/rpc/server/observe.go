@@ -13,6 +13,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/noggin-go/noggin/core/envelope"
+	"github.com/noggin-go/noggin/core/request"
 )
 
 // Metrics are the Prometheus metrics of one server, in a registry of its
@@ -30,8 +33,8 @@ type Metrics struct {
 func NewMetrics() *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry()}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "noggin_rpc_requests_total", Help: "Calls answered, by method and code (ok or a Connect code).",
-	}, []string{"method", "code"})
+		Name: "noggin_rpc_requests_total", Help: "Calls answered, by method, verb (of Run, Call and the typed verbs; \"\" for the others) and code (ok, a Connect code, or the noggin error code of an error envelope).",
+	}, []string{"method", "verb", "code"})
 	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "noggin_rpc_request_duration_seconds", Help: "Time to answer a call (a Watch: its whole life), by method.",
 		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
@@ -71,11 +74,34 @@ type observer struct {
 
 var _ connect.Interceptor = (*observer)(nil)
 
+// callInfo is what a call did, filled in by the service: the verb it ran
+// and the code of the envelope it answered.
+type callInfo struct{ verb, code string }
+
+type callInfoKey struct{}
+
+// answered records on ctx's call the verb run and its envelope's error
+// code ("" for a success).
+func answered(ctx context.Context, verb string, env envelope.Envelope) {
+	info, ok := ctx.Value(callInfoKey{}).(*callInfo)
+	if !ok {
+		return
+	}
+	if request.Lookup(verb) == nil {
+		verb = "unknown" // a client's word: the metrics' labels stay bounded
+	}
+	info.verb = verb
+	if !env.OK() {
+		info.code = env.Err.Code
+	}
+}
+
 func (o *observer) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {
 	return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
 		start := time.Now()
-		res, err := next(ctx, req)
-		o.done(ctx, req.Spec().Procedure, req.Any(), req.Header(), err, time.Since(start))
+		info := &callInfo{}
+		res, err := next(context.WithValue(ctx, callInfoKey{}, info), req)
+		o.done(ctx, req.Spec().Procedure, req.Any(), req.Header(), err, info, time.Since(start))
 		return res, err
 	}
 }
@@ -88,26 +114,29 @@ func (o *observer) WrapStreamingHandler(next connect.StreamingHandlerFunc) conne
 	return func(ctx context.Context, conn connect.StreamingHandlerConn) error {
 		start := time.Now()
 		err := next(ctx, conn)
-		o.done(ctx, conn.Spec().Procedure, nil, conn.RequestHeader(), err, time.Since(start))
+		o.done(ctx, conn.Spec().Procedure, nil, conn.RequestHeader(), err, &callInfo{}, time.Since(start))
 		return err
 	}
 }
 
 // done logs and counts one call.
-func (o *observer) done(ctx context.Context, procedure string, msg any, h http.Header, err error, d time.Duration) {
+func (o *observer) done(ctx context.Context, procedure string, msg any, h http.Header, err error, info *callInfo, d time.Duration) {
 	method := procedure[strings.LastIndexByte(procedure, '/')+1:]
 	code := "ok"
-	if err != nil {
+	switch {
+	case err != nil:
 		code = connect.CodeOf(err).String()
+	case info.code != "":
+		code = info.code // an error envelope answered as a success of the transport
 	}
 	if o.metrics != nil {
-		o.metrics.requests.WithLabelValues(method, code).Inc()
+		o.metrics.requests.WithLabelValues(method, info.verb, code).Inc()
 		o.metrics.latency.WithLabelValues(method).Observe(d.Seconds())
 	}
 	if o.log == nil {
 		return
 	}
-	attrs := []slog.Attr{slog.String("method", method), slog.String("code", code),
+	attrs := []slog.Attr{slog.String("method", method), slog.String("verb", info.verb), slog.String("code", code),
 		slog.Float64("ms", float64(d.Microseconds())/1000), slog.String("replica", o.replica)}
 	if l, ok := msg.(interface{ GetLocation() string }); ok && loggable(l.GetLocation()) {
 		attrs = append(attrs, slog.String("noggin", l.GetLocation()))

@@ -27,5 +27,6 @@ func (s *service) Run(ctx context.Context, req *connect.Request[nogginv1.RunRequ
 		r.ID = id
 	}
 	env := s.runner.Run(ctx, &r).Envelope
+	answered(ctx, r.Verb, env)
 	return connect.NewResponse(&nogginv1.RunResponse{Envelope: string(env.Text()), Ok: env.OK()}), nil
 }

@@ -89,6 +89,7 @@ func (s *service) open(ctx context.Context, verb, location string) (noggin.Store
 // trims every argument, exactly as for the CLI and MCP.
 func (s *service) run(ctx context.Context, req *request.Request) (noggin.Result, error) {
 	env := s.runner.Run(ctx, req).Envelope
+	answered(ctx, req.Verb, env)
 	if !env.OK() {
 		return nil, toConnectError(req.Verb, env.Err)
 	}
@@ -360,6 +361,7 @@ func (s *service) Redo(ctx context.Context, req *connect.Request[nogginv1.RedoRe
 // envelope, success or failure, as the server encoded it.
 func (s *service) Call(ctx context.Context, req *connect.Request[nogginv1.CallRequest]) (*connect.Response[nogginv1.CallResponse], error) {
 	env := s.runner.RunCall(ctx, req.Msg.GetVerb(), req.Msg.GetArguments().AsMap()).Envelope
+	answered(ctx, req.Msg.GetVerb(), env)
 	return connect.NewResponse(&nogginv1.CallResponse{Envelope: string(env.Text()), Ok: env.OK()}), nil
 }
 

@@ -105,6 +105,21 @@ func TestObservability(t *testing.T) {
 	bad := client.New(http.DefaultClient, base, client.WithToken("wrong-"+token))
 	_, _ = bad.Show(context.Background(), "team.yaml", noggin.ShowOpts{})
 
+	// A Run whose verb fails answers an error envelope over a successful
+	// call: the log and the metrics say what the verb did.
+	runReq, _ := http.NewRequest(http.MethodPost, base+"/noggin.v1.NogginService/Run",
+		strings.NewReader(`{"request":"{\"verb\":\"goto\",\"args\":{\"noggin\":\"team.yaml\",\"path\":\"/9\"}}"}`))
+	runReq.Header.Set("Content-Type", "application/json")
+	runReq.Header.Set("Authorization", "Bearer "+token)
+	if res, err := http.DefaultClient.Do(runReq); err != nil || res.StatusCode != 200 {
+		t.Fatalf("Run: %v %v", res, err)
+	} else {
+		_ = res.Body.Close()
+	}
+	if l := logs.String(); !strings.Contains(l, `"method":"Run","verb":"goto","code":"path-not-found"`) {
+		t.Errorf("the failing Run is not logged with its verb and code:\n%s", l)
+	}
+
 	code, body := get("/metrics")
 	if code != 200 {
 		t.Fatalf("/metrics: %d", code)
@@ -119,15 +134,21 @@ func TestObservability(t *testing.T) {
 			t.Errorf("/metrics lacks %s", name)
 		}
 	}
-	pushes := 0.0
+	pushes, failedRuns := 0.0, 0.0
 	for _, m := range families["noggin_rpc_requests_total"].GetMetric() {
 		labels := map[string]string{}
 		for _, l := range m.GetLabel() {
 			labels[l.GetName()] = l.GetValue()
 		}
-		if labels["method"] == "Push" && labels["code"] == "ok" {
+		if labels["method"] == "Push" && labels["verb"] == "push" && labels["code"] == "ok" {
 			pushes = m.GetCounter().GetValue()
 		}
+		if labels["method"] == "Run" && labels["verb"] == "goto" && labels["code"] == "path-not-found" {
+			failedRuns = m.GetCounter().GetValue()
+		}
+	}
+	if failedRuns != 1 {
+		t.Errorf("the failing Run counted %v times as path-not-found, want 1", failedRuns)
 	}
 	if pushes != float64(len(hostile)) {
 		t.Errorf("Push ok counted %v, want %d", pushes, len(hostile))
