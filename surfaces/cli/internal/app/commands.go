@@ -216,6 +216,12 @@ Location (highest priority first):
 A location is a bare file path (~/x.yaml, ./x.yaml, /abs/x.yaml) or a URI
 (file:///abs/x.yaml).
 
+Remote noggins (a noggin-rpc server, e.g. a team's):
+  --noggin https://HOST:PORT/NAME    the noggin NAME on that server
+  noggin login https://HOST:PORT     keep the server's token (read from standard input)
+  $NOGGIN_TOKEN                      the token instead, for the server $NOGGIN_SERVER names
+  noggin logout https://HOST:PORT    forget it; tokens go to their own server only
+
 Addressing by key:
   @KEY  @KEY/2  the item with key KEY wherever it is, and paths below it
 `)
