@@ -76,6 +76,13 @@ var verbTables = []struct {
 		}
 		return s
 	}},
+	{"../surfaces/cli/README.md", "verb list", func() string {
+		var names []string
+		for _, v := range request.Catalog() {
+			names = append(names, "`"+v.Name+"`")
+		}
+		return "Verbs: " + strings.Join(names, ", ") + "; and the CLI's own `help`, `completion`, `login` and `logout`.\n"
+	}},
 	{"../docs/cli.md", "verbs", func() string {
 		s := "| verb | what it does |\n|---|---|\n"
 		for _, v := range request.Catalog() {
