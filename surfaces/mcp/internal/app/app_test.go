@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,6 +97,15 @@ func TestMainFlags(t *testing.T) {
 	}
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		t.Fatal(err)
+	}
+	if res, err := http.Get("http://" + addr + "/healthz"); err != nil || res.StatusCode != 200 {
+		t.Errorf("/healthz: %v %v", res, err)
+	} else {
+		b, _ := io.ReadAll(res.Body)
+		_ = res.Body.Close()
+		if string(b) != "ok\n" {
+			t.Errorf("/healthz says %q", b)
+		}
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).
 		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + addr, DisableStandaloneSSE: true}, nil)

@@ -79,6 +79,7 @@ func TestProtocolEdges(t *testing.T) {
 		`{"jsonrpc":"2.0","id":7,"method":"prompts/list"}`,
 		`{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"x"}}`,
 		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"noggin_providers","arguments":null}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"logging/setLevel","params":{"level":"debug"}}`,
 	}, "\n") + "\n"
 	var out, stderr bytes.Buffer
 	if code := Main(context.Background(), Env{Getenv: testGetenv, Stdin: io.NopCloser(strings.NewReader(in)),
@@ -102,7 +103,7 @@ func TestProtocolEdges(t *testing.T) {
 			got[msg.ID] = 0
 		}
 	}
-	want := map[float64]int{1: 0, 2: -32602, 3: -32602, 4: -32602, 5: -32601, 6: -32601, 7: -32601, 8: -32601, 9: 0}
+	want := map[float64]int{1: 0, 2: -32602, 3: -32602, 4: -32602, 5: -32601, 6: -32601, 7: -32601, 8: -32601, 9: 0, 10: -32601}
 	for id, code := range want {
 		if c, ok := got[id]; !ok || c != code {
 			t.Errorf("id %v: error code %d (answered %v), want %d", id, c, ok, code)

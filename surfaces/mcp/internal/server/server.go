@@ -96,7 +96,8 @@ func (h *Handler) Server() *mcp.Server {
 	// envelope (docs/mcp.md), where the SDK would answer a JSON-RPC error.
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if strings.HasPrefix(method, "resources/") || strings.HasPrefix(method, "prompts/") {
+			// logging/setLevel too: the server declares no logging capability.
+			if strings.HasPrefix(method, "resources/") || strings.HasPrefix(method, "prompts/") || strings.HasPrefix(method, "logging/") {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + method + " (noggin-mcp serves tools only)"}
 			}
 			if method == "tools/call" {

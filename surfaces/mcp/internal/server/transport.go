@@ -49,7 +49,11 @@ func HTTPHandler(h *Handler, log *slog.Logger) http.Handler {
 	srv := h.Server()
 	sh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: log, SessionTimeout: time.Hour})
-	return guardHTTP(http.NewCrossOriginProtection().Handler(sh))
+	mux := http.NewServeMux()
+	// A liveness probe for service managers and load balancers, as noggin-rpc's.
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	mux.Handle("/", guardHTTP(http.NewCrossOriginProtection().Handler(sh)))
+	return mux
 }
 
 // maxBodyBytes bounds an HTTP request body: every call whose texts core
