@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -200,4 +201,45 @@ func TestAgentPerConnection(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, out.String())
 		}
 	})
+}
+
+// TestCleanStop: a stop (SIGTERM, SIGINT: ctx done) while a stdio session
+// waits for input ends it with exit 0 and no error in the log.
+func TestCleanStop(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(ctx, Env{Args: []string{"--log-level", "info"}, Getenv: testGetenv, Stdin: r, Stdout: nopWriteCloser{io.Discard}, Stderr: &stderr})
+	}()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 || strings.Contains(stderr.String(), "level=ERROR") {
+			t.Fatalf("exit %d, log:\n%s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("noggin-mcp did not stop")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -24,7 +24,18 @@ import (
 // that is not a valid JSON-RPC message gets its JSON-RPC error and the
 // session goes on (see guardStdio). A clean end is a nil error.
 func ServeStdio(ctx context.Context, h *Handler, in io.Reader, out io.Writer) error {
-	r, w := guardStdio(in, out)
+	// A stop (ctx done: SIGTERM, SIGINT) ends the input, as end of input
+	// does: calls in flight answer first, and the session ends cleanly
+	// rather than as a cancelled run.
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, in)
+		_ = pw.CloseWithError(err)
+	}()
+	stop := context.AfterFunc(ctx, func() { _ = pw.Close() })
+	defer stop()
+	ctx = context.WithoutCancel(ctx)
+	r, w := guardStdio(pr, out)
 	t := &drainTransport{Transport: &mcp.IOTransport{Reader: r, Writer: w}, grace: 30 * time.Second}
 	if err := h.Server().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return err
