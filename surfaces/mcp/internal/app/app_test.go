@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -209,7 +208,7 @@ func TestCleanStop(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr syncBuffer
+	var stderr bytes.Buffer // read once Main has returned
 	done := make(chan int, 1)
 	go func() {
 		done <- Main(ctx, Env{Args: []string{"--log-level", "info"}, Getenv: testGetenv, Stdin: r, Stdout: nopWriteCloser{io.Discard}, Stderr: &stderr})
@@ -226,20 +225,3 @@ func TestCleanStop(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
