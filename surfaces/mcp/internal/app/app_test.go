@@ -224,4 +224,3 @@ func TestCleanStop(t *testing.T) {
 		t.Fatal("noggin-mcp did not stop")
 	}
 }
-
