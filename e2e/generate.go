@@ -160,9 +160,16 @@ func genStep(c Chooser) string {
 			val(o, pick(c, []string{"noggin.yaml", "other.yaml", "missing.yaml"}))
 		case "limit":
 			val(o, pick(c, []string{"1", "2", "50", "0", "-1", "1.5", "x", " 3", ""}))
+		case "ifRevision": // a stale one (the right one depends on the bytes), or none
+			val(o, pick(c, []string{"crc:1:0000000000000000", ""})) // crc:0:… is the empty noggin's
+		case "by", "forget":
+			val(o, pick(c, []string{"alice", "bob", "nobody", "bad name", "-x", ""}))
 		default: // booleans
 			parts = append(parts, o)
 		}
+	}
+	if verb != "copy" && c.Intn(4) == 0 { // an agent's own cursor (noggin-mcp: one server each)
+		val("agent", pick(c, []string{"alice", "bob"}))
 	}
 	return strings.Join(parts, " ")
 }
