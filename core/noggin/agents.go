@@ -118,7 +118,9 @@ func (r *AgentsResult) Human(h *Human) {
 			b.WriteByte(' ')
 			WriteSafe(b, c.Title)
 		case c.Key != "":
-			b.WriteString("(item " + c.Key + " is gone)")
+			b.WriteString("(item ")
+			WriteSafe(b, c.Key) // the file's text: it may hold escapes
+			b.WriteString(" is gone)")
 		default:
 			b.WriteString(noActiveLine)
 		}

@@ -155,7 +155,9 @@ func cursorsInto(doc *Document, removed map[string]bool, parent string) []Op {
 		ops = append(ops, Op{Type: OpSetActive, Key: parent})
 	}
 	for _, c := range doc.Cursors() {
-		if c.Agent != doc.viewer && removed[c.Key] {
+		// A name noggin could not have written (another tool's) is left
+		// as it is: a cursor op refuses it.
+		if c.Agent != doc.viewer && removed[c.Key] && ValidAgent(c.Agent) {
 			ops = append(ops, Op{Type: OpCursor, Cursor: c.Agent, Key: parent})
 		}
 	}

@@ -1,6 +1,7 @@
 package noggin
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -149,5 +150,26 @@ func TestCursorInverse(t *testing.T) {
 		if len(back.Extra) != 0 || back.Active != doc.Active {
 			t.Fatalf("%v: undone to %+v", ops, back.Extra)
 		}
+	}
+}
+
+// TestCursorsOfAnotherTool: a cursor the file names in a way noggin never
+// writes (another tool's entry) does not stop a delete, and a dangling
+// key with escapes is shown safely.
+func TestCursorsOfAnotherTool(t *testing.T) {
+	doc := tree(F1)
+	doc.Extra = []Field{{Name: CursorsField, Value: Map{{Name: "not a name", Value: "k2"}, {Name: "eve", Value: "k-\x1b[31mgone"}}}}
+	m := newMem(doc)
+	if _, err := fixedEngine().Delete(context.Background(), m, DeleteOpts{Path: "/1/1"}); err != nil {
+		t.Fatalf("delete under another tool's cursor: %v", err)
+	}
+	r, err := fixedEngine().Agents(context.Background(), m, AgentsOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &Human{B: new(bytes.Buffer)}
+	r.Human(h)
+	if strings.Contains(h.B.String(), "\x1b") {
+		t.Fatalf("an escape reached the terminal: %q", h.B.String())
 	}
 }
