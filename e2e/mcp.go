@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,6 +22,7 @@ type MCPSurface struct {
 	bin     string
 	dir     string
 	env     []string
+	mu      sync.Mutex // guards agents: scenarios run in parallel
 	agents  map[string]*MCPSurface
 }
 
@@ -51,6 +53,8 @@ func (m *MCPSurface) As(ctx context.Context, name string) (*MCPSurface, error) {
 	if name == "" {
 		return m, nil
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if a := m.agents[name]; a != nil {
 		return a, nil
 	}
@@ -70,6 +74,8 @@ func (m *MCPSurface) As(ctx context.Context, name string) (*MCPSurface, error) {
 
 // Close stops the servers.
 func (m *MCPSurface) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for _, a := range m.agents {
 		_ = a.Close()
 	}
