@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -188,23 +189,20 @@ func (m *MCPSurface) Call(ctx context.Context, name string, args map[string]any)
 	if res.IsError != (code != 0) {
 		return nil, fmt.Errorf("tools/call %s: isError=%v but the envelope has exitCode %d", name, res.IsError, code)
 	}
+	// The envelope once (no structured content), as compact JSON that
+	// indents back to the canonical bytes the other surfaces carry.
 	if res.StructuredContent != nil {
-		sc, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			return nil, fmt.Errorf("tools/call %s: structured content: %w", name, err)
-		}
-		var a, b any
-		if json.Unmarshal(sc, &a) != nil || json.Unmarshal(text, &b) != nil || !jsonEqual(a, b) {
-			return nil, fmt.Errorf("tools/call %s: structured content %s differs from the text envelope", name, sc)
-		}
+		return nil, fmt.Errorf("tools/call %s: structured content beside the text", name)
 	}
+	var compact, pretty bytes.Buffer
+	if json.Compact(&compact, text) != nil || !bytes.Equal(compact.Bytes(), text) {
+		return nil, fmt.Errorf("tools/call %s: text is not compact JSON: %q", name, text)
+	}
+	if err := json.Indent(&pretty, text, "", "  "); err != nil {
+		return nil, err
+	}
+	text = pretty.Bytes()
 	return text, nil
-}
-
-func jsonEqual(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
 }
 
 // ConnectMCPHTTP connects to a noggin-mcp serving streamable HTTP at url.

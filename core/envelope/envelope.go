@@ -67,11 +67,16 @@ func (e Envelope) Text() []byte {
 	return b[:len(b)-1]
 }
 
+// Compact is Encode without whitespace between tokens and without the
+// trailing newline: the form MCP carries (docs/mcp.md).
+func (e Envelope) Compact() []byte {
+	b := e.Encode()
+	var c bytes.Buffer
+	c.Grow(len(b))
+	_ = json.Compact(&c, b) // Encode writes valid JSON
+	return c.Bytes()
+}
+
 // Line is Encode on one line (no indentation) ending in "\n": the form of
 // a stream of envelopes, one per line (JSON lines).
-func (e Envelope) Line() []byte {
-	var b bytes.Buffer
-	_ = json.Compact(&b, e.Encode()) // Encode writes valid JSON
-	b.WriteByte('\n')
-	return b.Bytes()
-}
+func (e Envelope) Line() []byte { return append(e.Compact(), '\n') }

@@ -195,7 +195,13 @@ type View struct {
 	// shared active item).
 	Cursor    string
 	TargetKey string
-	Items     []*Node
+	// Window is the cap on every row (0: none); Narrowed names the last
+	// step a byte budget took ("": none). OmittedBefore and OmittedAfter
+	// count the root row's nodes left out before and after the ones kept.
+	Window                      int
+	Narrowed                    string
+	OmittedBefore, OmittedAfter int
+	Items                       []*Node
 }
 
 // Node is one rendered item of a View.
@@ -208,6 +214,11 @@ type Node struct {
 	Done      bool
 	CreatedAt *string
 	Notes     []Note
+	// NoteCount counts notes left out of the view (a budget's "notes"
+	// step); OmittedBefore and OmittedAfter count the children left out
+	// before and after the ones kept (a window).
+	NoteCount                   int
+	OmittedBefore, OmittedAfter int
 	// Expanded is true when the node's child row is rendered (JSON
 	// "children" present, possibly empty).
 	Expanded bool

@@ -119,6 +119,10 @@ const (
 	// (--if-revision, ifRevision) found the noggin changed since; nothing
 	// was written (exit 1, data {expected, revision}: the current one).
 	CodeStaleRevision = "stale-revision"
+	// CodeInvalidOption is new in noggin for Go: a view option (window,
+	// maxBytes, format) with a value it does not take (exit 2, data
+	// {verb, option, value, expected}).
+	CodeInvalidOption = "invalid-option"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -181,7 +185,7 @@ var exitCodes = map[string]int{
 	CodeUnavailable: 1, CodeUnauthenticated: 1, CodeQueryRequired: 2, CodeInvalidLimit: 2,
 	CodeUndoConflict: 1, CodeNothingToUndo: 1, CodeNothingToRedo: 1, CodeHistoryUnavailable: 1,
 	CodeLockLost: 1, CodeTooLarge: 2, CodeReplyLost: 1, CodeInvalidArgument: 2, CodeRequestIDReused: 2,
-	CodeInvalidAgent: 2, CodeUnknownAgent: 1, CodeStaleRevision: 1,
+	CodeInvalidAgent: 2, CodeUnknownAgent: 1, CodeStaleRevision: 1, CodeInvalidOption: 2,
 }
 
 // Cancelled returns the cancelled error when ctx is done, else nil. Stores
@@ -349,6 +353,8 @@ func catalog(e *Error, detail string) string { //nolint:gocyclo // one case per 
 		return "this request was applied once already, but its answer was lost; it was not applied again: look with show or log"
 	case CodeInvalidAgent:
 		return "agent name '" + str(e, "agent") + "' is not 1 to 64 letters, digits and .-_ starting with a letter or digit"
+	case CodeInvalidOption:
+		return fmt.Sprintf("%s must be %s, not '%s'", str(e, "option"), str(e, "expected"), str(e, "value"))
 	case CodeStaleRevision:
 		return "the noggin changed since revision " + str(e, "expected") + " (it is now at " + str(e, "revision") + "); nothing was written: read it again"
 	case CodeUnknownAgent:

@@ -34,6 +34,7 @@ const (
 // Human output lines that are not tree lines.
 const (
 	noItemLine       = "(no item)"
+	itemsOmittedLine = "(items left out to fit maxBytes)"
 	noTargetLine     = "(no active item; pass a path)"
 	treeEmptyLine    = "(tree is now empty)"
 	noActiveLine     = "(no active item)"
@@ -60,14 +61,32 @@ func (v *View) Human(h *Human) {
 // writeTree appends the tree lines of v (and, with withNotes, the notes
 // block of its target); a nil view or one without items is "(no item)".
 func (v *View) writeTree(b *bytes.Buffer, withNotes bool) {
+	if v != nil && v.Narrowed == NarrowItems {
+		b.WriteString(itemsOmittedLine + "\n")
+		return
+	}
 	if v == nil || len(v.Items) == 0 {
 		b.WriteString(noItemLine + "\n")
 		return
 	}
 	r := treeWriter{b: b, v: v, withNotes: withNotes}
-	for _, n := range v.Items {
-		r.node(n, 0)
+	r.row(v.Items, v.OmittedBefore, v.OmittedAfter, 0)
+}
+
+// row writes a row's nodes at depth, with a line for the nodes a window
+// left out before and after them ("… 12 before").
+func (r *treeWriter) row(ns []*Node, before, after, depth int) {
+	omitted := func(n int, where string) {
+		if n > 0 {
+			indent(r.b, depth)
+			r.b.WriteString("\u2026 " + strconv.Itoa(n) + " " + where + "\n")
+		}
 	}
+	omitted(before, "before")
+	for _, c := range ns {
+		r.node(c, depth)
+	}
+	omitted(after, "after")
 }
 
 type treeWriter struct {
@@ -96,13 +115,11 @@ func (r *treeWriter) node(n *Node, depth int) {
 		b.WriteByte(' ')
 	}
 	WriteSafe(b, n.Title)
-	if len(n.Notes) > 0 {
+	if len(n.Notes) > 0 || n.NoteCount > 0 {
 		b.WriteString(markNotes)
 	}
 	b.WriteByte('\n')
-	for _, c := range n.Children {
-		r.node(c, depth+1)
-	}
+	r.row(n.Children, n.OmittedBefore, n.OmittedAfter, depth+1)
 	if r.withNotes && n.Key == r.v.TargetKey {
 		r.notes(n, depth)
 	}

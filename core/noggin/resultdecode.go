@@ -211,6 +211,14 @@ func toView(d any) (*View, error) {
 			v.Cursor, _ = f.Value.(string)
 		case "targetKey":
 			v.TargetKey, _ = f.Value.(string)
+		case "window":
+			v.Window, _ = f.Value.(int)
+		case "narrowed":
+			v.Narrowed, _ = f.Value.(string)
+		case "omittedBefore":
+			v.OmittedBefore, _ = f.Value.(int)
+		case "omittedAfter":
+			v.OmittedAfter, _ = f.Value.(int)
 		case "items":
 			v.Items = toNodes(f.Value)
 		}
@@ -255,6 +263,12 @@ func toNodes(v any) []*Node {
 					}
 					n.Notes = append(n.Notes, note)
 				}
+			case "noteCount":
+				n.NoteCount, _ = f.Value.(int)
+			case "omittedBefore":
+				n.OmittedBefore, _ = f.Value.(int)
+			case "omittedAfter":
+				n.OmittedAfter, _ = f.Value.(int)
 			case "children":
 				n.Expanded = true
 				n.Children = toNodes(f.Value)

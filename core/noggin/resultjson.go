@@ -111,6 +111,13 @@ func appendView(b []byte, v *View, depth int) []byte {
 		first = false
 	}
 	b = jstext.AppendString(jsonw.AppendField(b, first, d, `"targetKey": `), v.TargetKey)
+	if v.Window > 0 {
+		b = strconv.AppendInt(jsonw.AppendField(b, false, d, `"window": `), int64(v.Window), 10)
+	}
+	if v.Narrowed != "" {
+		b = jstext.AppendString(jsonw.AppendField(b, false, d, `"narrowed": `), v.Narrowed)
+	}
+	b = appendOmitted(b, d, v.OmittedBefore, v.OmittedAfter)
 	b = appendNodes(jsonw.AppendField(b, false, d, `"items": `), v.Items, d)
 	return append(jsonw.AppendNL(b, depth), '}')
 }
@@ -155,10 +162,26 @@ func appendNode(b []byte, n *Node, depth int) []byte {
 	if len(n.Notes) > 0 {
 		b = appendNotes(jsonw.AppendField(b, false, d, `"notes": `), n.Notes, d)
 	}
+	if n.NoteCount > 0 {
+		b = strconv.AppendInt(jsonw.AppendField(b, false, d, `"noteCount": `), int64(n.NoteCount), 10)
+	}
+	b = appendOmitted(b, d, n.OmittedBefore, n.OmittedAfter)
 	if n.Expanded {
 		b = appendNodes(jsonw.AppendField(b, false, d, `"children": `), n.Children, d)
 	}
 	return append(jsonw.AppendNL(b, depth), '}')
+}
+
+// appendOmitted appends the counts of a row's nodes a window left out
+// (each left out when 0).
+func appendOmitted(b []byte, d, before, after int) []byte {
+	if before > 0 {
+		b = strconv.AppendInt(jsonw.AppendField(b, false, d, `"omittedBefore": `), int64(before), 10)
+	}
+	if after > 0 {
+		b = strconv.AppendInt(jsonw.AppendField(b, false, d, `"omittedAfter": `), int64(after), 10)
+	}
+	return b
 }
 
 // appendNotes appends notes as an array of {timestamp, text}; an empty

@@ -65,6 +65,11 @@ type Param struct {
 	// the same error as on the CLI (pop's path, goto on done, pop and
 	// delete); tool schemas do not list it.
 	Hidden bool
+	// Unlisted marks an argument that tool schemas leave out although the
+	// verb takes it: the view options, listed once on noggin_show and
+	// named in the server's instructions, so that the tool list stays
+	// small (docs/mcp.md, "Answer size").
+	Unlisted bool
 	// Types are the JSON Schema types the argument takes ("string",
 	// "boolean", "integer"); null is taken as the argument not given a
 	// value, as by the original. Any other value is invalid-argument.
@@ -81,6 +86,18 @@ func hidden(p Param) Param {
 	return p
 }
 
+func unlisted(p Param) Param {
+	p.Unlisted = true
+	return p
+}
+
+// bare is p without its help, which noggin_show's schema and the server's
+// instructions give once.
+func bare(p Param) Param {
+	p.Help = ""
+	return p
+}
+
 func required(p Param) Param {
 	p.Required = true
 	return p
@@ -89,43 +106,53 @@ func required(p Param) Param {
 var (
 	tString = []string{"string"}
 	tBool   = []string{"boolean"}
+	tCount  = []string{"integer"}
 )
 
+// The arguments' help is short: tool definitions are paid for by every
+// agent before its first call (docs/mcp.md, "Answer size"), and the
+// server's instructions say the rest once.
 var (
-	pNoggin = required(p("noggin", tString,
-		"canonical location of the noggin to operate on — e.g. `~/.noggin.yaml`, `./.noggin.yaml`, `/abs/path.yaml`, or `file:///abs/path.yaml`. Required on every tool call.",
-		func(r *Request) *Arg { return &r.Location }))
-	pPath = p("path", tString,
-		"noggin path: @KEY (the item with that key, wherever it moved: prefer it when others write too), absolute /1/2 (1-based positions from the roots) or relative to your active item (., .., -, +, 2/1, ../3)",
-		func(r *Request) *Arg { return &r.Path })
-	pTitle           = p("title", tString, "item title (one line)", func(r *Request) *Arg { return &r.Title })
-	pNewTitle        = p("title", tString, "new title (rename)", func(r *Request) *Arg { return &r.Title })
-	pText            = p("text", tString, "note body (free-form)", func(r *Request) *Arg { return &r.Text })
-	pState           = Param{Name: "state", Types: tString, Help: "set done/open state", Enum: []any{"done", "open"}, field: func(r *Request) *Arg { return &r.State }}
-	pBefore          = p("before", tString, "place as sibling before this anchor path", func(r *Request) *Arg { return &r.Before })
-	pAfter           = p("after", tString, "place as sibling after this anchor path", func(r *Request) *Arg { return &r.After })
-	pInto            = p("into", tString, "place as last child of this anchor path", func(r *Request) *Arg { return &r.Into })
-	pGoto            = p("goto", []string{"string", "boolean"}, "true = goto the target; string = goto this path after the verb", func(r *Request) *Arg { return &r.Goto })
-	pForce           = p("force", tBool, "close even if open descendants exist (leaves them open)", func(r *Request) *Arg { return &r.Force })
-	pCloseAll        = p("closeAll", tBool, "cascade-close all open descendants first", func(r *Request) *Arg { return &r.CloseAll })
-	pRecursive       = p("recursive", tBool, "also delete descendants", func(r *Request) *Arg { return &r.Recursive })
-	pNoChildren      = p("noChildren", tBool, "omit first-level children of the target", func(r *Request) *Arg { return &r.NoChildren })
-	pWithSiblings    = p("withSiblings", tBool, "also include ancestor sibling rows at every depth", func(r *Request) *Arg { return &r.WithSiblings })
-	pWithDescendants = p("withDescendants", tBool, "expand the target subtree recursively", func(r *Request) *Arg { return &r.WithDescendants })
-	pWithAll         = p("withAll", tBool, "shorthand for withSiblings + withDescendants", func(r *Request) *Arg { return &r.WithAll })
-	pWithNotes       = p("withNotes", tBool, "accepted for compatibility; no effect (every node in the result already carries its notes)", func(r *Request) *Arg { return &r.WithNotes })
-	pFrom            = required(p("from", tString, "canonical location of the SOURCE noggin (read-only)", func(r *Request) *Arg { return &r.From }))
-	pTo              = required(p("to", tString, "canonical location of the DESTINATION noggin (mutated)", func(r *Request) *Arg { return &r.To }))
-	pQuery           = p("query", tString, "words to look for; every word must occur in the item's title or notes (any case)", func(r *Request) *Arg { return &r.Query })
-	pOpen            = p("open", tBool, "only open items", func(r *Request) *Arg { return &r.Open })
-	pDone            = p("done", tBool, "only done items", func(r *Request) *Arg { return &r.Done })
-	pUnder           = p("under", tString, "only items below the item at this path", func(r *Request) *Arg { return &r.Under })
-	pLimit           = p("limit", []string{"number", "string"}, "at most this many results (a whole number from 1)", func(r *Request) *Arg { return &r.Limit })
-	pBy              = p("by", tString, "only what this agent wrote", func(r *Request) *Arg { return &r.By })
-	pIfRevision      = p("ifRevision", tString, "write only if the noggin is still at this revision (an answer's revision); else stale-revision", func(r *Request) *Arg { return &r.IfRevision })
-	pForget          = p("forget", tString, "drop this agent's cursor", func(r *Request) *Arg { return &r.Forget })
+	pNoggin          = required(p("noggin", tString, "noggin file, e.g. ~/.noggin.yaml", func(r *Request) *Arg { return &r.Location }))
+	pPath            = p("path", tString, "item: @KEY, /1/2 or relative (. .. - + 2)", func(r *Request) *Arg { return &r.Path })
+	pTitle           = p("title", tString, "", func(r *Request) *Arg { return &r.Title })
+	pNewTitle        = p("title", tString, "new title", func(r *Request) *Arg { return &r.Title })
+	pText            = p("text", tString, "", func(r *Request) *Arg { return &r.Text })
+	pState           = Param{Name: "state", Types: tString, Enum: []any{"done", "open"}, field: func(r *Request) *Arg { return &r.State }}
+	pBefore          = p("before", tString, "place before this path", func(r *Request) *Arg { return &r.Before })
+	pAfter           = p("after", tString, "place after this path", func(r *Request) *Arg { return &r.After })
+	pInto            = p("into", tString, "place last under this path", func(r *Request) *Arg { return &r.Into })
+	pGoto            = p("goto", []string{"string", "boolean"}, "then goto: true (the target) or a path", func(r *Request) *Arg { return &r.Goto })
+	pForce           = p("force", tBool, "close despite open descendants", func(r *Request) *Arg { return &r.Force })
+	pCloseAll        = p("closeAll", tBool, "close open descendants too", func(r *Request) *Arg { return &r.CloseAll })
+	pRecursive       = p("recursive", tBool, "with its subtree", func(r *Request) *Arg { return &r.Recursive })
+	pNoChildren      = p("noChildren", tBool, "without the target's children", func(r *Request) *Arg { return &r.NoChildren })
+	pWithSiblings    = p("withSiblings", tBool, "siblings at every depth", func(r *Request) *Arg { return &r.WithSiblings })
+	pWithDescendants = p("withDescendants", tBool, "the whole subtree", func(r *Request) *Arg { return &r.WithDescendants })
+	pWithAll         = p("withAll", tBool, "withSiblings + withDescendants", func(r *Request) *Arg { return &r.WithAll })
+	pWithNotes       = unlisted(p("withNotes", tBool, "no effect: notes are always in", func(r *Request) *Arg { return &r.WithNotes }))
+	pFrom            = required(p("from", tString, "source noggin", func(r *Request) *Arg { return &r.From }))
+	pTo              = required(p("to", tString, "destination noggin", func(r *Request) *Arg { return &r.To }))
+	pQuery           = p("query", tString, "words, each in the title or notes", func(r *Request) *Arg { return &r.Query })
+	pOpen            = p("open", tBool, "", func(r *Request) *Arg { return &r.Open })
+	pDone            = p("done", tBool, "", func(r *Request) *Arg { return &r.Done })
+	pUnder           = p("under", tString, "only below this path", func(r *Request) *Arg { return &r.Under })
+	pLimit           = p("limit", []string{"number", "string"}, "at most this many", func(r *Request) *Arg { return &r.Limit })
+	pBy              = p("by", tString, "only this agent's writes", func(r *Request) *Arg { return &r.By })
+	pIfRevision      = p("ifRevision", tString, "", func(r *Request) *Arg { return &r.IfRevision })
+	pForget          = p("forget", tString, "agent whose cursor to drop", func(r *Request) *Arg { return &r.Forget })
+	pWindow          = p("window", tCount, "at most this many items per row", func(r *Request) *Arg { return &r.Window })
+	pMaxBytes        = p("maxBytes", tCount, "answer in at most this many bytes (0: no cap)", func(r *Request) *Arg { return &r.MaxBytes })
+	pFormat          = Param{Name: "format", Types: tString, Enum: []any{FormatJSON, FormatText}, field: func(r *Request) *Arg { return &r.Format }}
 	hPath            = hidden(pPath)
 	hGoto            = hidden(pGoto)
+	// The shared arguments of every verb but show, whose schema describes
+	// them.
+	bNoggin = bare(pNoggin)
+	bPath   = bare(pPath)
+	uWindow = unlisted(pWindow)
+	uMax    = unlisted(pMaxBytes)
+	uFormat = unlisted(pFormat)
 )
 
 // verbTable is the one definition of each verb, in the CLI's help order
@@ -149,86 +176,86 @@ var (
 var verbTable = []Verb{
 	{Name: "push", decode: noggin.DecodeView, Synopsis: "<title…>", Flags: []string{"title"},
 		Summary: "create a child of the active item and make it active",
-		Tool:    "Create a child of active and immediately become it (going on a side-quest).",
-		Params:  []Param{pNoggin, required(pTitle), pIfRevision}, before: needTitle, run: push, lazy: always},
+		Tool:    "Start a side-quest: a new child of active, which becomes active.",
+		Params:  []Param{bNoggin, required(pTitle), pIfRevision, uWindow, uMax, uFormat}, before: needTitle, run: push, lazy: always},
 	{Name: "add", decode: noggin.DecodeView, Synopsis: "<title…>", Flags: []string{"title", "before", "after", "into", "goto"},
 		Summary: "create an item without moving the cursor (default: last child of the active item)",
-		Tool:    "Add a child without making it active (capture a deferred todo).",
-		Params:  []Param{pNoggin, required(pTitle), pBefore, pAfter, pInto, pGoto, pIfRevision}, before: needTitle, run: add, lazy: always},
+		Tool:    "Capture a todo without moving the cursor (default: last child of active).",
+		Params:  []Param{bNoggin, required(pTitle), pBefore, pAfter, pInto, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: needTitle, run: add, lazy: always},
 	{Name: "move", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"before", "after", "into", "goto"},
 		Summary: "move an item (default: the active one) and its subtree; needs one of --before, --after, --into",
-		Tool:    "Relocate an item. Exactly one of before/after/into is required.", Destructive: true,
-		Params: []Param{pNoggin, pPath, pBefore, pAfter, pInto, pGoto, pIfRevision}, before: atMostOnePath, run: move, lazy: always},
+		Tool:    "Move an item and its subtree: give one of before, after, into.", Destructive: true,
+		Params: []Param{bNoggin, bPath, pBefore, pAfter, pInto, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: atMostOnePath, run: move, lazy: always},
 	{Name: "goto", decode: noggin.DecodeView, Synopsis: "<path>",
 		Summary: "make an item active",
-		Tool:    "Make the item at the given path active.",
-		Params:  []Param{pNoggin, required(pPath), pIfRevision}, before: needGotoPath, run: gotoVerb, lazy: always},
+		Tool:    "Make an item active.",
+		Params:  []Param{bNoggin, required(bPath), pIfRevision, uWindow, uMax, uFormat}, before: needGotoPath, run: gotoVerb, lazy: always},
 	{Name: "done", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"force", "close-all"},
 		Summary:     "close an item (default: the active one) and make its parent active",
-		Tool:        "Mark target done (default: active) and surface to its parent, which becomes active. Closing an already-done item adds no second close note.",
+		Tool:        "Close an item (default: active); its parent becomes active.",
 		Destructive: true,
-		Params:      []Param{pNoggin, pPath, pForce, pCloseAll, pIfRevision, hGoto}, before: atMostOnePath, run: done, lazy: always},
+		Params:      []Param{bNoggin, bPath, pForce, pCloseAll, pIfRevision, hGoto, uWindow, uMax, uFormat}, before: atMostOnePath, run: done, lazy: always},
 	{Name: "pop", decode: noggin.DecodeView, Flags: []string{"force", "close-all"},
 		Summary: "close the active item and make its parent active",
-		Tool:    "Shorthand for done on the active item.", Destructive: true,
-		Params: []Param{pNoggin, pForce, pCloseAll, pIfRevision, hPath, hGoto}, before: popChecks, run: pop, lazy: always},
+		Tool:    "Close the active item; its parent becomes active.", Destructive: true,
+		Params: []Param{bNoggin, pForce, pCloseAll, pIfRevision, hPath, hGoto, uWindow, uMax, uFormat}, before: popChecks, run: pop, lazy: always},
 	{Name: "edit", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"done", "open", "title", "force", "close-all", "goto"},
 		Summary:     "close (--done), reopen (--open) or rename (--title) an item without moving the cursor",
-		Tool:        "Idempotent mutation of an item's state and/or title. Pass at least one of state or title.",
+		Tool:        "Close or reopen (state) or rename (title) an item; the cursor stays.",
 		Destructive: true, Idempotent: true,
-		Params: []Param{pNoggin, pPath, pState, pNewTitle, pForce, pCloseAll, pGoto, pIfRevision}, before: editChecks, run: edit, lazy: always},
+		Params: []Param{bNoggin, bPath, pState, pNewTitle, pForce, pCloseAll, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: editChecks, run: edit, lazy: always},
 	{Name: "show", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"no-children", "with-notes", "with-siblings", "with-descendants", "with-all", "goto", "watch"},
 		Summary:  "print the tree around an item (default: the active one)",
-		Tool:     "Show the current-position view (spine + peers + first-level children). Default target is active.",
+		Tool:     "Show the view around an item (default: active): spine, siblings, children.",
 		ReadOnly: true, Idempotent: true,
-		Params: []Param{pNoggin, pPath, pNoChildren, pWithSiblings, pWithDescendants, pWithAll, pWithNotes}, run: show, lazy: showsFew},
+		Params: []Param{pNoggin, pPath, pNoChildren, pWithSiblings, pWithDescendants, pWithAll, pWithNotes, pWindow, pMaxBytes, pFormat}, run: show, lazy: showsFew},
 	{Name: "note", decode: noggin.DecodeView, Synopsis: "[path] <text…>", Flags: []string{"goto"},
 		Summary: "append a timestamped note to an item (default: the active one)",
 		Tool:    "Append a timestamped note to an item (default: active).",
-		Params:  []Param{pNoggin, pPath, required(pText), pGoto, pIfRevision}, run: note, lazy: always},
+		Params:  []Param{bNoggin, bPath, required(pText), pGoto, pIfRevision, uWindow, uMax, uFormat}, run: note, lazy: always},
 	{Name: "delete", decode: noggin.DecodeDelete, Synopsis: "<path>", Flags: []string{"recursive"},
 		Summary: "delete an item (with --recursive: and its subtree)",
-		Tool:    "Remove an item. Pass recursive=true if it has descendants.", Destructive: true,
-		Params: []Param{pNoggin, required(pPath), pRecursive, pIfRevision, hGoto}, before: deleteChecks, run: deleteVerb, lazy: always},
+		Tool:    "Delete an item (recursive: with its subtree).", Destructive: true,
+		Params: []Param{bNoggin, required(bPath), pRecursive, pIfRevision, hGoto, uWindow, uMax, uFormat}, before: deleteChecks, run: deleteVerb, lazy: always},
 	{Name: "where", decode: noggin.DecodeLocation,
 		Summary:  "print the noggin's location",
-		Tool:     "Return the canonical location string of the given noggin (echoes back the `noggin` parameter, useful for confirming the value the server interpreted).",
+		Tool:     "Echo the noggin's canonical location (with your agent name).",
 		ReadOnly: true, Idempotent: true,
-		Params: []Param{pNoggin}, run: where, lazy: always},
+		Params: []Param{bNoggin, uFormat}, run: where, lazy: always},
 	{Name: "copy", decode: noggin.DecodeCopy, Synopsis: "<from> <to>",
 		Summary: "append every item of one noggin to another (ignores --noggin)",
-		Tool:    "Append every item from `from` into `to` (whole-noggin, append-only). New keys are generated; notes, done state, and createdAt timestamps are preserved verbatim. Use to migrate a noggin between locations or duplicate a tree under one root.",
-		Params:  []Param{pFrom, pTo}, before: copyChecks, global: copyVerb},
+		Tool:    "Append every item of one noggin to another, with new keys.",
+		Params:  []Param{pFrom, pTo, uFormat}, before: copyChecks, global: copyVerb},
 	{Name: "providers", decode: noggin.DecodeProviders,
 		Summary:  "list the registered location schemes",
-		Tool:     "List providers registered in this MCP server (e.g. file://). Useful for discovering what location forms the server accepts.",
+		Tool:     "List the location schemes this server opens.",
 		ReadOnly: true, Idempotent: true,
-		Params: []Param{}, global: providers},
+		Params: []Param{uFormat}, global: providers},
 	{Name: "find", decode: noggin.DecodeFind, Synopsis: "<query…>", Flags: []string{"open", "done", "under", "limit", "by"},
 		Summary:  "list the items whose title or notes hold every word of the query (any case)",
-		Tool:     "Find items whose title or notes contain every word of query (any case). Filters: open or done, under (a path), limit (default 50). Returns matches in tree order with key, path, title, done and the timestamps of matching notes, and the total.",
+		Tool:     "Find items whose title or notes hold every word of query (tree order).",
 		ReadOnly: true, Idempotent: true,
-		Params: []Param{pNoggin, required(pQuery), pOpen, pDone, pUnder, pLimit, pBy}, before: findChecks, run: findVerb},
+		Params: []Param{bNoggin, required(pQuery), pOpen, pDone, pUnder, pLimit, pBy, uFormat}, before: findChecks, run: findVerb},
 	{Name: "log", decode: noggin.DecodeLog, Flags: []string{"limit", "by"},
 		Summary:  "list the noggin's history of writes, newest first",
-		Tool:     "List the noggin's history of writes, newest first (limit, default 20): each entry's seq, time, verb and what changed.",
+		Tool:     "List recent writes, newest first.",
 		ReadOnly: true, Idempotent: true,
-		Params: []Param{pNoggin, pLimit, pBy}, before: logChecks, run: logVerb},
+		Params: []Param{bNoggin, pLimit, pBy, uFormat}, before: logChecks, run: logVerb},
 	{Name: "agents", decode: noggin.DecodeAgents, Flags: []string{"forget"},
 		Summary:     "list the agents' cursors (--forget NAME drops one)",
-		Tool:        "List each agent's cursor (its own active item); forget drops one.",
+		Tool:        "List the agents' cursors; forget drops one.",
 		Destructive: true,
-		Params:      []Param{pNoggin, pForget, pIfRevision}, before: noPositionals, run: agentsVerb},
+		Params:      []Param{bNoggin, pForget, pIfRevision, uFormat}, before: noPositionals, run: agentsVerb},
 	{Name: "undo", decode: noggin.DecodeUndo,
 		Summary:     "take back the newest write not yet undone (only if nothing changed since)",
-		Tool:        "Take back the newest write not yet undone, only if the noggin is unchanged since it (else undo-conflict, nothing changes). Twice undoes two writes.",
+		Tool:        "Take back the newest write, if nothing changed since.",
 		Destructive: true,
-		Params:      []Param{pNoggin, pIfRevision}, before: noPositionals, run: undo},
+		Params:      []Param{bNoggin, pIfRevision, uWindow, uMax, uFormat}, before: noPositionals, run: undo},
 	{Name: "redo", decode: noggin.DecodeUndo,
 		Summary:     "apply again what the last undo took back",
-		Tool:        "Apply again what the last undo took back (only while no other write came after it).",
+		Tool:        "Apply again what the last undo took back.",
 		Destructive: true,
-		Params:      []Param{pNoggin, pIfRevision}, before: noPositionals, run: redo},
+		Params:      []Param{bNoggin, pIfRevision, uWindow, uMax, uFormat}, before: noPositionals, run: redo},
 }
 
 // toolOrder is the order of the MCP tools/list answer (docs/mcp.md).

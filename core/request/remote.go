@@ -178,6 +178,9 @@ var wireArgs = []struct {
 	{"forget", func(r *Request) *Arg { return &r.Forget }},
 	{"by", func(r *Request) *Arg { return &r.By }},
 	{"ifRevision", func(r *Request) *Arg { return &r.IfRevision }},
+	{"window", func(r *Request) *Arg { return &r.Window }},
+	{"maxBytes", func(r *Request) *Arg { return &r.MaxBytes }},
+	{"format", func(r *Request) *Arg { return &r.Format }},
 }
 
 type wireRequest struct {

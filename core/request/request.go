@@ -102,6 +102,10 @@ type Request struct {
 	// ifRevision argument): the verb fails with stale-revision, writing
 	// nothing, unless the noggin is still at it.
 	IfRevision Arg
+	// Window, MaxBytes and Format are the view options (docs/envelope.md,
+	// "Bounded views"): a cap on every row of a view, a byte budget the
+	// answer narrows itself to, and the answer's form (json or text).
+	Window, MaxBytes, Format Arg
 	// ID is a remote client's request id (RPC Run): a write made for it
 	// is recorded with its answer, and a retry with the same id gets that
 	// answer instead of a second write (noggin.Receipt). Not part of the
@@ -150,6 +154,9 @@ type Runner struct {
 	// Remote, if set, runs the requests whose noggin is a remote location
 	// (http://HOST:PORT/NAME); without it such a location is no-provider.
 	Remote Remote
+	// DefaultMaxBytes is the maxBytes of a request that gives none (0:
+	// none; noggin-mcp: AgentBudget).
+	DefaultMaxBytes int
 	// Panicked, if set, is told about a panic that Run turned into a
 	// noggin-error envelope (for the surface's log).
 	Panicked func(value any, stack []byte)
@@ -167,6 +174,9 @@ type Result struct {
 	// From and To name copy's noggins as its human output shows them (the
 	// stores' descriptions, or the remote locations as given).
 	From, To string
+	// Text is the answer as the CLI prints it, for a success asked for in
+	// format text (nil otherwise).
+	Text []byte
 	// revision is the noggin's after the verb ("" for none).
 	revision string
 }
@@ -189,11 +199,21 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 	if err := checkSizes(req); err != nil {
 		return Result{Envelope: envelope.Failure(req.Verb, err)}
 	}
+	if r.DefaultMaxBytes > 0 && !req.MaxBytes.Given && takesViewOptions(req.Verb) {
+		req.MaxBytes = Arg{Given: true, Value: float64(r.DefaultMaxBytes)}
+	}
+	opts, err := req.viewOpts()
+	if err != nil {
+		return Result{Envelope: envelope.Failure(req.Verb, err)}
+	}
 	if env, remote := r.runRemote(ctx, req); remote {
 		res = Result{Envelope: env}
 		if req.Verb == "copy" {
 			from, to := req.copyLocations()
 			res.From, res.To = jstext.TrimSpace(from.text()), jstext.TrimSpace(to.text())
+		}
+		if opts.format == FormatText {
+			res.Text = r.Text(ctx, req, res)
 		}
 		return res
 	}
@@ -210,6 +230,14 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 	}
 	res.Envelope = envelope.Result(req.Verb, data, err)
 	res.Envelope.Revision = res.revision
+	size := compactSize
+	if opts.format == FormatText {
+		size = func(env envelope.Envelope) int { return len(r.Text(ctx, req, Result{Envelope: env, Store: res.Store})) }
+	}
+	res.Envelope = bound(res.Envelope, opts, size)
+	if opts.format == FormatText {
+		res.Text = r.Text(ctx, req, res)
+	}
 	if receipt != nil {
 		if err := receipt.Commit(res.Envelope.Text()); err != nil {
 			res = Result{Envelope: envelope.Failure(req.Verb, err)}

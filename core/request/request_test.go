@@ -201,8 +201,8 @@ func TestRunJSON(t *testing.T) {
 		tool, args, code, msg string
 	}{
 		{"noggin_push", `{"noggin": ` + string(loc) + `, "tittle": "x", "b": 1}`, "unknown-argument",
-			"push: unknown argument 'b'; it takes: noggin, title, ifRevision"},
-		{"noggin_providers", `{"x": 1}`, "unknown-argument", "providers: unknown argument 'x'; it takes none"},
+			"push: unknown argument 'b'; it takes: noggin, title, ifRevision, window, maxBytes, format"},
+		{"noggin_providers", `{"x": 1}`, "unknown-argument", "providers: unknown argument 'x'; it takes: format"},
 		{"noggin_pop", `{"noggin": ` + string(loc) + `, "path": "/1"}`, "pop-no-path", ""},
 		{"noggin_show", `{"noggin": ` + string(loc) + `, "goto": "/1"}`, "unknown-argument", ""},
 		{"noggin_push", `[1]`, "noggin-error", "push: arguments must be a JSON object"},

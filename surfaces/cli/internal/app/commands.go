@@ -45,6 +45,9 @@ var flagDocs = []flagDoc{
 	{"forget", "name", "agents: drop the cursor of agent `name`"},
 	{"by", "name", "find, log: only what agent `name` wrote"},
 	{"if-revision", "rev", "do nothing and fail (stale-revision) unless the noggin is still at revision `rev` (an answer's \"revision\")"},
+	{"window", "n", "verbs that print a view: at most `n` items per row, around the target (the view counts what it left out)"},
+	{"max-bytes", "n", "verbs that print a view: narrow the answer until it is at most `n` bytes (0: no cap; the envelope's compact JSON, or the text)"},
+	{"format", "f", "answer as `f`: text (the default) or json (as --json)"},
 	{"watch", "", "show: redraw the view on every change of the noggin, until Ctrl-C"},
 	{"json", "", "print the response envelope (JSON); errors go to stderr as envelopes"},
 	{"with-json", "", "print the human output, an empty line, then the envelope"},
@@ -58,7 +61,11 @@ type verbDef struct {
 }
 
 // common flags every verb that opens a noggin accepts.
-var openFlags = []string{"noggin", "agent", "if-revision", "json", "with-json"}
+var openFlags = []string{"noggin", "agent", "if-revision", "format", "json", "with-json"}
+
+// viewFlags are the flags of every verb that answers a view (help lists
+// them once, under the flags).
+var viewFlags = []string{"window", "max-bytes"}
 
 // verbDefs lists the commands in help order: core's verbs, then the
 // CLI's own commands.
@@ -100,10 +107,13 @@ func (v *verbDef) verbFlags() []string {
 		return nil
 	}
 	fs := append([]string(nil), v.flags...)
+	if request.Lookup(v.name).AnswersView() {
+		fs = append(fs, viewFlags...)
+	}
 	if v.opensNoggin {
 		return append(fs, openFlags...)
 	}
-	return append(fs, "json", "with-json")
+	return append(fs, "format", "json", "with-json")
 }
 
 func (v *verbDef) synopsis() string {

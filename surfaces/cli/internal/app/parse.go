@@ -29,6 +29,7 @@ var flagKinds = map[string]flagKind{
 	"version": boolFlag,
 	"under":   valueFlag, "limit": valueFlag, "watch": boolFlag,
 	"agent": valueFlag, "forget": valueFlag, "by": valueFlag, "if-revision": valueFlag,
+	"window": valueFlag, "max-bytes": valueFlag, "format": valueFlag,
 }
 
 // Goto is the parsed optional-value --goto: Self for a bare --goto (or
@@ -44,6 +45,7 @@ type Flags struct {
 	Noggin, Title, Before, After, Into *string
 	Under, Limit, Agent, Forget, By    *string
 	IfRevision                         *string
+	Window, MaxBytes, Format           *string
 	Goto                               *Goto
 
 	JSON, WithJSON, Help, Version                                 bool
@@ -244,6 +246,12 @@ func (a *Args) setValue(name, v string) {
 		f.By = p
 	case "if-revision":
 		f.IfRevision = p
+	case "window":
+		f.Window = p
+	case "max-bytes":
+		f.MaxBytes = p
+	case "format":
+		f.Format = p
 	}
 }
 

@@ -188,7 +188,7 @@ func TestCompletions(t *testing.T) {
 		{"--json|", commands},
 		{"--json|pu", commands},
 		{"show|--with-d", "--with-descendants"},
-		{"push|--", "--agent --help --if-revision --json --noggin --title --with-json"},
+		{"push|--", "--agent --format --help --if-revision --json --max-bytes --noggin --title --window --with-json"},
 		{"push|x|", ""},
 		{"help|", commands},
 		{"completion|", "bash zsh fish"},

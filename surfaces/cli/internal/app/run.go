@@ -70,8 +70,9 @@ func (r *runner) run(argv []string) int {
 		return 0
 	}
 	r.verb = a.Verb
-	r.json = f.JSON
-	r.withJSON = f.WithJSON && !f.JSON
+	r.req = requestOf(a)
+	r.json = f.JSON || r.req.Form() == request.FormatJSON
+	r.withJSON = f.WithJSON && !r.json
 	switch a.Verb {
 	case "help":
 		if len(a.Positionals) > 0 && a.Positionals[0] != "help" && findVerb(a.Positionals[0]) != nil {
@@ -102,7 +103,6 @@ func (r *runner) run(argv []string) int {
 		Remote:          remote.New(r.getenv),
 	}
 	r.runner = runner
-	r.req = requestOf(a)
 	if a.Flags.Agent == nil {
 		r.req.Agent = request.String(r.getenv("NOGGIN_AGENT"))
 	}
@@ -155,6 +155,12 @@ func requestOf(a *Args) *request.Request {
 		Forget:          request.OptString(f.Forget),
 		By:              request.OptString(f.By),
 		IfRevision:      request.OptString(f.IfRevision),
+		Window:          request.OptString(f.Window),
+		MaxBytes:        request.OptString(f.MaxBytes),
+		Format:          request.OptString(f.Format),
+	}
+	if f.Format == nil && !f.JSON { // a person's answer: core's text (a budget measures it)
+		req.Format = request.String(request.FormatText)
 	}
 	switch g := f.Goto; {
 	case g == nil:
@@ -215,17 +221,12 @@ func (r *runner) out(res request.Result, withNotes bool) int {
 	return 0
 }
 
-// human renders a success for a person: the result writes itself.
-func (r *runner) human(b *bytes.Buffer, res request.Result, withNotes bool) {
-	data := res.Envelope.Data
-	if data == nil {
-		data, _ = request.DecodeData(r.verb, nil) // the verb's null result
+// human renders a success for a person: core's text of the answer.
+func (r *runner) human(b *bytes.Buffer, res request.Result, _ bool) {
+	if res.Text == nil {
+		res.Text = r.runner.Text(r.ctx, r.req, res)
 	}
-	h := &noggin.Human{B: b, Verb: r.verb, WithNotes: withNotes, From: res.From, To: res.To,
-		TreeEmpty: func() bool { return r.treeEmpty(res) }}
-	if data != nil {
-		data.Human(h)
-	}
+	b.Write(res.Text)
 }
 
 func (r *runner) completion(a *Args) int {
@@ -236,16 +237,4 @@ func (r *runner) completion(a *Args) int {
 		}
 	}
 	return r.fail(usage("completion: usage: noggin completion bash|zsh|fish"))
-}
-
-// treeEmpty reports whether a delete left no item at all (it printed no
-// view because nothing is active): from the store for a local noggin;
-// a remote one is asked whether it has a first root.
-func (r *runner) treeEmpty(res request.Result) bool {
-	if res.Store != nil {
-		doc, err := res.Store.Load(r.ctx)
-		return err == nil && len(doc.Items) == 0
-	}
-	probe := r.runner.Run(r.ctx, &request.Request{Verb: "show", Location: r.req.Location, Path: request.String("/1")})
-	return probe.Envelope.Err != nil && probe.Envelope.Err.Code == noggin.CodePathNotFound
 }

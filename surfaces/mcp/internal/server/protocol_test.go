@@ -19,6 +19,10 @@ import (
 	"github.com/noggin-go/noggin/core/store"
 )
 
+// OriginalToolsListBytes is the original v0.9.0's tools/list response on
+// the wire (13 tools), measured with its MCP server.
+const OriginalToolsListBytes = 7992
+
 // TestToolsList compares tools/list with testdata/tools.json and checks
 // the order, required lists and property order of docs/mcp.md.
 func TestToolsList(t *testing.T) {
@@ -51,6 +55,12 @@ func TestToolsList(t *testing.T) {
 		if !ok || !strings.Contains(msg, `"tools":[`) {
 			continue
 		}
+		// An agent pays for the tool list before its first call: no more
+		// than the original's for its 13 tools (docs/mcp.md).
+		if len(msg) > OriginalToolsListBytes {
+			t.Errorf("tools/list is %d bytes on the wire, over the original's %d", len(msg), OriginalToolsListBytes)
+		}
+		t.Logf("tools/list: %d bytes (the original's: %d)", len(msg), OriginalToolsListBytes)
 		var resp struct {
 			Result struct {
 				Tools []json.RawMessage `json:"tools"`
@@ -79,7 +89,7 @@ func TestToolsList(t *testing.T) {
 		required []string
 		props    []string
 	}{
-		{"noggin_show", []string{"noggin"}, []string{"noggin", "path", "noChildren", "withSiblings", "withDescendants", "withAll", "withNotes"}},
+		{"noggin_show", []string{"noggin"}, []string{"noggin", "path", "noChildren", "withSiblings", "withDescendants", "withAll", "window", "maxBytes", "format"}},
 		{"noggin_push", []string{"noggin", "title"}, []string{"noggin", "title", "ifRevision"}},
 		{"noggin_add", []string{"noggin", "title"}, []string{"noggin", "title", "before", "after", "into", "goto", "ifRevision"}},
 		{"noggin_goto", []string{"noggin", "path"}, []string{"noggin", "path", "ifRevision"}},
@@ -130,18 +140,27 @@ func TestToolsList(t *testing.T) {
 		if got := objectKeys(t, s.Props); !slices.Equal(got, w.props) {
 			t.Errorf("%s: properties %q, want %q", w.name, got, w.props)
 		}
-		if tool.OutputSchema == nil || tool.Annotations == nil || tool.Annotations.OpenWorldHint == nil || *tool.Annotations.OpenWorldHint {
-			t.Errorf("%s: missing output schema or openWorldHint false", w.name)
+		if tool.OutputSchema != nil {
+			t.Errorf("%s: an output schema (each result is its text once)", w.name)
+		}
+		// The hints as a client reads them: absent ones hold the spec's
+		// defaults (readOnly false, destructive true, idempotent false).
+		a := tool.Annotations
+		if a == nil {
+			a = &mcp.ToolAnnotations{}
 		}
 		ro := w.name == "noggin_show" || w.name == "noggin_where" || w.name == "noggin_providers" ||
 			w.name == "noggin_find" || w.name == "noggin_log"
-		if tool.Annotations.ReadOnlyHint != ro {
-			t.Errorf("%s: readOnlyHint %v", w.name, tool.Annotations.ReadOnlyHint)
+		if a.ReadOnlyHint != ro {
+			t.Errorf("%s: readOnlyHint %v", w.name, a.ReadOnlyHint)
 		}
 		destructive := map[string]bool{"noggin_delete": true, "noggin_done": true, "noggin_pop": true, "noggin_move": true, "noggin_edit": true,
 			"noggin_undo": true, "noggin_redo": true, "noggin_agents": true}[w.name]
-		if !ro && (tool.Annotations.DestructiveHint == nil || *tool.Annotations.DestructiveHint != destructive) {
-			t.Errorf("%s: destructiveHint should be %v", w.name, destructive)
+		if got := a.DestructiveHint == nil || *a.DestructiveHint; !ro && got != destructive {
+			t.Errorf("%s: destructiveHint %v, want %v", w.name, got, destructive)
+		}
+		if idem := w.name == "noggin_edit"; !ro && a.IdempotentHint != idem {
+			t.Errorf("%s: idempotentHint %v, want %v", w.name, a.IdempotentHint, idem)
 		}
 	}
 }

@@ -61,7 +61,10 @@ func NewHandler(cfg Config) *Handler {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	r := &request.Runner{Engine: cfg.Engine, Opener: store.NewCache(cfg.Store), Remote: cfg.Remote}
+	// A model's context is small: views narrow themselves to AgentBudget
+	// unless a call asks otherwise (docs/mcp.md, "Answer size").
+	r := &request.Runner{Engine: cfg.Engine, Opener: store.NewCache(cfg.Store), Remote: cfg.Remote,
+		DefaultMaxBytes: request.AgentBudget}
 	r.Panicked = func(v any, stack []byte) {
 		log.Error("tool call panicked", "panic", fmt.Sprint(v), "stack", string(stack))
 	}
@@ -85,7 +88,6 @@ func (h *Handler) Server() *mcp.Server {
 	rank := make(map[string]int, len(toolDefs))
 	for i, t := range toolDefs {
 		tool := *t
-		tool.OutputSchema = outputSchema
 		rank[tool.Name] = i
 		srv.AddTool(&tool, h.toolHandler)
 	}
@@ -125,7 +127,7 @@ func (h *Handler) Server() *mcp.Server {
 }
 
 func (h *Handler) toolHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return Result(h.Call(request.WithAgent(ctx, h.agentOf(req.Session)), req.Params.Name, req.Params.Arguments)), nil
+	return Result(h.Run(request.WithAgent(ctx, h.agentOf(req.Session)), req.Params.Name, req.Params.Arguments)), nil
 }
 
 // agentOf is the agent of a connection's calls ("" for none).
@@ -140,15 +142,19 @@ func (h *Handler) agentOf(ss *mcp.ServerSession) string {
 	return noggin.AgentName(client, h.agentID(ss.ID()))
 }
 
-// Result turns an envelope into a tool result: the canonical envelope text
-// (no trailing newline) as the one text content, the same envelope as
-// structured content, isError only for error envelopes.
-func Result(env envelope.Envelope) *mcp.CallToolResult {
-	text := env.Text()
+// Result turns an answer into a tool result: one text content, the
+// envelope once as compact JSON (or, asked for format text, the text the
+// CLI prints), isError only for error envelopes. No structured content:
+// the tools declare no output schema, and what clients show a model is
+// the text (docs/mcp.md, "Answer size").
+func Result(res request.Result) *mcp.CallToolResult {
+	text := res.Text
+	if text == nil {
+		text = res.Envelope.Compact()
+	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
-		StructuredContent: json.RawMessage(text),
-		IsError:           !env.OK(),
+		Content: []mcp.Content{&mcp.TextContent{Text: string(text)}},
+		IsError: !res.Envelope.OK(),
 	}
 }
 
@@ -160,5 +166,10 @@ func VerbOf(tool string) string { return request.VerbOf(tool) }
 // arguments, checks them and runs the verb. It never panics: an unexpected
 // panic becomes a noggin-error envelope (and is logged).
 func (h *Handler) Call(ctx context.Context, tool string, raw json.RawMessage) envelope.Envelope {
-	return h.runner.RunJSON(ctx, tool, raw).Envelope
+	return h.Run(ctx, tool, raw).Envelope
+}
+
+// Run is Call with the whole answer (the text of format text).
+func (h *Handler) Run(ctx context.Context, tool string, raw json.RawMessage) request.Result {
+	return h.runner.RunJSON(ctx, tool, raw)
 }
