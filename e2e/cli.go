@@ -45,6 +45,11 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 	if o, ok := st.Get("ifRevision"); ok {
 		args = append(args, "--if-revision="+o.Val)
 	}
+	for _, f := range [][2]string{{"window", "window"}, {"maxBytes", "max-bytes"}, {"format", "format"}} {
+		if o, ok := st.Get(f[0]); ok {
+			args = append(args, "--"+f[1]+"="+o.Val)
+		}
+	}
 	args = append(args, st.Verb)
 	var flags, words []string
 	pos := func(key string) error {

@@ -164,6 +164,12 @@ func genStep(c Chooser) string {
 			val(o, pick(c, []string{"crc:1:0000000000000000", ""})) // crc:0:… is the empty noggin's
 		case "by", "forget":
 			val(o, pick(c, []string{"alice", "bob", "nobody", "bad name", "-x", ""}))
+		case "window":
+			val(o, pick(c, []string{"1", "2", "5", "0"})) // digits: "x" is invalid-argument on MCP, invalid-option on the CLI
+		case "maxBytes":
+			val(o, pick(c, []string{"0", "1024", "2000", "100"}))
+		case "format": // json only: a text answer is not an envelope to compare
+			val(o, pick(c, []string{"json", "yaml"}))
 		default: // booleans
 			parts = append(parts, o)
 		}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/noggin-go/noggin/core/request"
 )
 
 // MCPSurface talks to noggin-mcp processes over stdio: one on the shared
@@ -138,6 +140,12 @@ func ToolArgs(s *Scenario, st *Step) (map[string]any, error) {
 			args[o.Key] = s.Location(o.Val)
 		case "extra":
 			args[o.Val] = "x"
+		case "window", "maxBytes": // a whole number where the value is one
+			if n, perr := strconv.Atoi(o.Val); perr == nil {
+				args[o.Key] = float64(n)
+			} else {
+				args[o.Key] = o.Val
+			}
 		case "limit": // a number where the value is one, as an agent sends it
 			if f, perr := strconv.ParseFloat(o.Val, 64); perr == nil && strings.Trim(o.Val, "0123456789.-") == "" {
 				args["limit"] = f
@@ -156,6 +164,12 @@ func (m *MCPSurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	name, args, err := MCPCall(s, st)
 	if err != nil {
 		return &Outcome{Err: fmt.Errorf("not expressible on MCP: %w", err)}
+	}
+	// noggin-mcp's default budget (request.AgentBudget) is its own: a step
+	// without maxBytes asks for the whole view, as on the other surfaces
+	// (the default is tested in surfaces/mcp).
+	if v := request.Lookup(st.Verb); v != nil && v.AnswersView() && !st.Has("maxBytes") {
+		args["maxBytes"] = float64(0)
 	}
 	a, err := m.As(ctx, st.Str("agent"))
 	if err != nil {

@@ -19,6 +19,9 @@ var protoField = map[string]string{
 	"state":     "done", // edit: optional bool done
 	"withAll":   "",     // show: with_siblings and with_descendants together
 	"withNotes": "",     // no effect: every node carries its notes
+	// The view options bound an envelope's JSON or choose its text: the
+	// typed calls answer typed messages, so they are on Call and Run only.
+	"window": "", "maxBytes": "", "format": "",
 }
 
 // TestEveryVerbHasTypedRPC: every verb of core has its typed method
