@@ -12,9 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
 	"github.com/noggin-go/noggin/core/envelope"
@@ -769,28 +767,11 @@ func (req *Request) limit() (int, error) {
 	if !a.Given {
 		return 0, nil
 	}
-	bad := noggin.NewError(noggin.CodeInvalidLimit, noggin.F("verb", req.Verb), noggin.F("limit", jstext.String(a.Value)))
-	switch v := a.Value.(type) {
-	case float64:
-		if v < 1 || v != math.Trunc(v) {
-			return 0, bad
-		}
-		return int(min(v, math.MaxInt32)), nil
-	case string:
-		t := jstext.TrimSpace(v)
-		if t == "" || strings.Trim(t, "0123456789") != "" {
-			return 0, bad
-		}
-		n, err := strconv.Atoi(t)
-		if err != nil {
-			n = math.MaxInt32 // more digits than an int holds: no cap
-		}
-		if n < 1 {
-			return 0, bad
-		}
-		return min(n, math.MaxInt32), nil
+	n, ok := count(a)
+	if !ok || n < 1 {
+		return 0, noggin.NewError(noggin.CodeInvalidLimit, noggin.F("verb", req.Verb), noggin.F("limit", jstext.String(a.Value)))
 	}
-	return 0, bad
+	return n, nil
 }
 
 func findChecks(req *Request) error {
