@@ -171,7 +171,7 @@ func TestAgentPerConnection(t *testing.T) {
 		addr, root := serve(t)
 		a := call(t, addr, "Claude Code", "noggin_where", map[string]any{"noggin": "n.yaml"})
 		b := call(t, addr, "Claude Code", "noggin_where", map[string]any{"noggin": "n.yaml"})
-		if !strings.Contains(a, `"agent": "claude-code-`) || a == b {
+		if !strings.Contains(a, `"agent":"claude-code-`) || a == b {
 			t.Fatalf("two connections' where:\n%s\n%s", a, b)
 		}
 		call(t, addr, "codex", "noggin_push", map[string]any{"noggin": "n.yaml", "title": "x"})
@@ -182,7 +182,7 @@ func TestAgentPerConnection(t *testing.T) {
 	})
 	t.Run("--agent names every connection", func(t *testing.T) {
 		addr, _ := serve(t, "--agent", "night-shift")
-		if w := call(t, addr, "x", "noggin_where", map[string]any{"noggin": "n.yaml"}); !strings.Contains(w, `"agent": "night-shift"`) {
+		if w := call(t, addr, "x", "noggin_where", map[string]any{"noggin": "n.yaml"}); !strings.Contains(w, `"agent":"night-shift"`) {
 			t.Fatalf("where: %s", w)
 		}
 	})
