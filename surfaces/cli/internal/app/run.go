@@ -119,9 +119,9 @@ func (r *runner) run(argv []string) int {
 		// changes: the one-shot opener maps the file anew on every open
 		// and never unmaps it, which a long watch must not do.
 		runner.Opener = store.NewCache(store.Options{})
-		return r.watchShow(f.WithNotes)
+		return r.watchShow()
 	}
-	return r.out(runner.Run(r.ctx, r.req), f.WithNotes)
+	return r.out(runner.Run(r.ctx, r.req))
 }
 
 // isVerb reports whether name is a verb core runs.
@@ -202,7 +202,7 @@ func (r *runner) failEnv(env envelope.Envelope) int {
 // out prints a result: an error (see failEnv), or a success as the
 // envelope with --json, else the verb's human output (followed by an empty
 // line and the envelope with --with-json).
-func (r *runner) out(res request.Result, withNotes bool) int {
+func (r *runner) out(res request.Result) int {
 	env := res.Envelope
 	if !env.OK() {
 		return r.failEnv(env)
@@ -211,7 +211,7 @@ func (r *runner) out(res request.Result, withNotes bool) int {
 	if r.json {
 		b.Write(env.Encode())
 	} else {
-		r.human(&b, res, withNotes)
+		r.human(&b, res)
 		if r.withJSON {
 			b.WriteByte('\n')
 			b.Write(env.Encode())
@@ -222,7 +222,7 @@ func (r *runner) out(res request.Result, withNotes bool) int {
 }
 
 // human renders a success for a person: core's text of the answer.
-func (r *runner) human(b *bytes.Buffer, res request.Result, _ bool) {
+func (r *runner) human(b *bytes.Buffer, res request.Result) {
 	if res.Text == nil {
 		res.Text = r.runner.Text(r.ctx, r.req, res)
 	}

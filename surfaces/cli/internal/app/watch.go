@@ -27,7 +27,7 @@ const (
 // (file notifications: no work while nothing changes); each one runs the
 // show request again, and a frame is drawn only when its envelope differs
 // from the last one. With --json each frame is one envelope on one line.
-func (r *runner) watchShow(withNotes bool) int {
+func (r *runner) watchShow() int {
 	res := r.runner.Run(r.ctx, r.req)
 	if !res.Envelope.OK() {
 		return r.failEnv(res.Envelope)
@@ -38,7 +38,7 @@ func (r *runner) watchShow(withNotes bool) int {
 		r.write(r.stdout, []byte(termHome+termClear))
 	}
 	last := res.Envelope.Encode()
-	r.draw(res, withNotes, tty)
+	r.draw(res, tty)
 	var changes <-chan struct{}
 	if res.Store != nil {
 		changes = notify(r.ctx.Done(), res.Store.Watch(r.ctx))
@@ -63,13 +63,13 @@ func (r *runner) watchShow(withNotes bool) int {
 			continue
 		}
 		last = enc
-		r.draw(res, withNotes, tty)
+		r.draw(res, tty)
 	}
 }
 
 // draw prints one frame: an envelope line (--json), a redraw in place (a
 // terminal) or the view followed by an empty line (a pipe or file).
-func (r *runner) draw(res request.Result, withNotes, tty bool) {
+func (r *runner) draw(res request.Result, tty bool) {
 	env := res.Envelope
 	if r.json {
 		r.write(r.stdout, env.Line())
@@ -77,7 +77,7 @@ func (r *runner) draw(res request.Result, withNotes, tty bool) {
 	}
 	var body bytes.Buffer
 	if env.OK() {
-		r.human(&body, res, withNotes)
+		r.human(&body, res)
 	} else {
 		body.WriteString("noggin: " + noggin.Safe(env.Message()) + "\n")
 	}
