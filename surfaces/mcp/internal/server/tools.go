@@ -40,8 +40,10 @@ func ptr[T any](v T) *T { return &v }
 // annotations are the verb's hints, each left out where it holds the
 // spec's default (readOnly false, destructive true, idempotent false) or
 // means nothing (idempotent and destructive of a read-only tool).
-// openWorldHint is left out (default true) to keep the list small; a
-// tool whose hints are all the defaults (destructive) has none.
+// openWorldHint false (a noggin is a closed document) is sent only on
+// the writes that are not destructive: clients such as Codex ask before
+// any call that is destructive or open-world, and a read-only tool is
+// neither. A tool whose hints are all the defaults (destructive) has none.
 func annotations(v *request.Verb) *mcp.ToolAnnotations {
 	if !v.ReadOnly && v.Destructive && !v.Idempotent {
 		return nil
@@ -50,7 +52,7 @@ func annotations(v *request.Verb) *mcp.ToolAnnotations {
 	if !v.ReadOnly {
 		a.IdempotentHint = v.Idempotent
 		if !v.Destructive {
-			a.DestructiveHint = ptr(false)
+			a.DestructiveHint, a.OpenWorldHint = ptr(false), ptr(false)
 		}
 	}
 	return a
