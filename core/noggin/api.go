@@ -240,12 +240,10 @@ type DeleteResult struct {
 // KeyPair maps a source key to the key of its copy.
 type KeyPair struct{ Old, New string }
 
-// CopyResult is the result of copy; Mapping is in copy order. Narrowed is
-// NarrowMapping when a byte budget left the mapping out.
+// CopyResult is the result of copy; Mapping is in copy order.
 type CopyResult struct {
-	Copied   int
-	Mapping  []KeyPair
-	Narrowed string
+	Copied  int
+	Mapping []KeyPair
 }
 
 // Provider is one registered location scheme.
