@@ -107,8 +107,7 @@ func TestDifferential(t *testing.T) {
 	}
 }
 
-// outcomeCode is "ok" or the error code of an envelope; "text" for a text
-// answer (format text).
+// outcomeCode is "ok" or the error code of an envelope.
 func outcomeCode(text []byte) string {
 	var env struct {
 		Error *struct {
@@ -116,7 +115,7 @@ func outcomeCode(text []byte) string {
 		} `json:"error"`
 	}
 	if json.Unmarshal(text, &env) != nil {
-		return "text"
+		return "not-json"
 	}
 	if env.Error == nil {
 		return "ok"

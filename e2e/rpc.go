@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -30,22 +29,12 @@ func (r *RPCSurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	if err != nil {
 		return &Outcome{Err: fmt.Errorf("not expressible on RPC: %w", err)}
 	}
-	text, answer, err := r.c.CallAnswer(ctx, st.Str("agent"), st.Verb, args)
+	text, err := r.c.CallAs(ctx, st.Str("agent"), st.Verb, args)
 	if err != nil {
 		return &Outcome{Err: fmt.Errorf("RPC Call failed: %w", err)}
 	}
-	code, err := envelopeExit(text)
-	if err != nil {
+	if _, err := envelopeExit(text); err != nil {
 		return &Outcome{Err: fmt.Errorf("RPC Call %s: %w: %q", st.Verb, err, text)}
 	}
-	switch {
-	case !TextForm(st) && answer != nil:
-		return &Outcome{Err: fmt.Errorf("RPC Call %s: a text answer not asked for: %q", st.Verb, answer)}
-	case !TextForm(st):
-		return &Outcome{Text: text}
-	case code != 0:
-		line, err := errorLine(text)
-		return &Outcome{Text: line, Err: err}
-	}
-	return &Outcome{Text: bytes.TrimSuffix(answer, []byte("\n"))}
+	return &Outcome{Text: text}
 }

@@ -358,13 +358,11 @@ func (s *service) Redo(ctx context.Context, req *connect.Request[nogginv1.RedoRe
 }
 
 // Call runs a verb with its MCP tool's arguments and answers the canonical
-// envelope, success or failure, as the server encoded it (and the CLI's
-// text of a success asked for in format text).
+// envelope, success or failure, as the server encoded it.
 func (s *service) Call(ctx context.Context, req *connect.Request[nogginv1.CallRequest]) (*connect.Response[nogginv1.CallResponse], error) {
-	res := s.runner.RunCall(ctx, req.Msg.GetVerb(), req.Msg.GetArguments().AsMap())
-	env := res.Envelope
+	env := s.runner.RunCall(ctx, req.Msg.GetVerb(), req.Msg.GetArguments().AsMap()).Envelope
 	answered(ctx, req.Msg.GetVerb(), env)
-	return connect.NewResponse(&nogginv1.CallResponse{Envelope: string(env.Text()), Ok: env.OK(), Text: string(res.Text)}), nil
+	return connect.NewResponse(&nogginv1.CallResponse{Envelope: string(env.Text()), Ok: env.OK()}), nil
 }
 
 // maxList is the most names List answers.
