@@ -36,6 +36,9 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 		return nil, errors.New("the CLI's flags are global: it has no argument a verb does not take")
 	}
 	args := []string{"--json"}
+	if TextForm(st) { // the text, then the envelope; errors: the stderr line
+		args[0] = "--with-json"
+	}
 	if st.Verb != "copy" && st.Verb != "providers" {
 		args = append(args, "--noggin", s.NogginLocation(st))
 	}
@@ -167,7 +170,11 @@ func (c *CLISurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	if err != nil {
 		return &Outcome{Err: fmt.Errorf("not expressible on the CLI: %w", err)}
 	}
-	text, err := c.Run(ctx, args)
+	run := c.Run
+	if TextForm(st) {
+		run = c.RunText
+	}
+	text, err := run(ctx, args)
 	return &Outcome{Text: text, Err: err}
 }
 

@@ -107,7 +107,8 @@ func TestDifferential(t *testing.T) {
 	}
 }
 
-// outcomeCode is "ok" or the error code of an envelope.
+// outcomeCode is "ok" or the error code of an envelope; "text" for a text
+// answer (format text).
 func outcomeCode(text []byte) string {
 	var env struct {
 		Error *struct {
@@ -115,7 +116,7 @@ func outcomeCode(text []byte) string {
 		} `json:"error"`
 	}
 	if json.Unmarshal(text, &env) != nil {
-		return "not-json"
+		return "text"
 	}
 	if env.Error == nil {
 		return "ok"

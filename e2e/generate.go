@@ -168,8 +168,8 @@ func genStep(c Chooser) string {
 			val(o, pick(c, []string{"1", "2", "5", "0"})) // digits: "x" is invalid-argument on MCP, invalid-option on the CLI
 		case "maxBytes":
 			val(o, pick(c, []string{"0", "1024", "2000", "100"}))
-		case "format": // json only: a text answer is not an envelope to compare
-			val(o, pick(c, []string{"json", "yaml"}))
+		case "format": // text: the CLI's words, compared as text (TextForm)
+			val(o, pick(c, []string{"json", "text", "yaml"}))
 		default: // booleans
 			parts = append(parts, o)
 		}

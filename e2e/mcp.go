@@ -175,48 +175,77 @@ func (m *MCPSurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	if err != nil {
 		return &Outcome{Err: err}
 	}
-	text, err := a.Call(ctx, name, args)
+	call := a.Call
+	if TextForm(st) {
+		call = a.CallText
+	}
+	text, err := call(ctx, name, args)
 	return &Outcome{Text: text, Err: err}
 }
 
 // Call calls a tool and returns its envelope text after checking the result
 // shape: one text content item, isError exactly for error envelopes.
 func (m *MCPSurface) Call(ctx context.Context, name string, args map[string]any) ([]byte, error) {
+	text, isText, err := m.call(ctx, name, args)
+	if err == nil && isText {
+		err = fmt.Errorf("tools/call %s: a text answer, want the envelope: %q", name, text)
+	}
+	return text, err
+}
+
+// CallText calls a tool asked for format text: a success is the CLI's
+// text, an error the envelope (as errorLine renders it).
+func (m *MCPSurface) CallText(ctx context.Context, name string, args map[string]any) ([]byte, error) {
+	text, isText, err := m.call(ctx, name, args)
+	switch {
+	case err != nil:
+		return nil, err
+	case isText:
+		return bytes.TrimSuffix(text, []byte("\n")), nil
+	}
+	return errorLine(text)
+}
+
+// call calls a tool and checks the result shape: one text content item,
+// no structured content, isError exactly for error envelopes. The text is
+// a success's CLI text (isText) or the envelope, compact JSON returned
+// indented back to the canonical bytes the other surfaces carry.
+func (m *MCPSurface) call(ctx context.Context, name string, args map[string]any) (text []byte, isText bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	res, err := m.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
-		return nil, fmt.Errorf("tools/call %s %v: %w", name, args, err)
+		return nil, false, fmt.Errorf("tools/call %s %v: %w", name, args, err)
 	}
 	if len(res.Content) != 1 {
-		return nil, fmt.Errorf("tools/call %s: %d content items, want 1", name, len(res.Content))
+		return nil, false, fmt.Errorf("tools/call %s: %d content items, want 1", name, len(res.Content))
 	}
 	tc, ok := res.Content[0].(*mcp.TextContent)
 	if !ok {
-		return nil, fmt.Errorf("tools/call %s: content is %T, want text", name, res.Content[0])
+		return nil, false, fmt.Errorf("tools/call %s: content is %T, want text", name, res.Content[0])
 	}
-	text := []byte(tc.Text)
+	if res.StructuredContent != nil {
+		return nil, false, fmt.Errorf("tools/call %s: structured content beside the text", name)
+	}
+	text = []byte(tc.Text)
+	if !res.IsError && !bytes.HasPrefix(text, []byte("{")) {
+		return text, true, nil
+	}
 	code, err := envelopeExit(text)
 	if err != nil {
-		return nil, fmt.Errorf("tools/call %s: %w: %q", name, err, text)
+		return nil, false, fmt.Errorf("tools/call %s: %w: %q", name, err, text)
 	}
 	if res.IsError != (code != 0) {
-		return nil, fmt.Errorf("tools/call %s: isError=%v but the envelope has exitCode %d", name, res.IsError, code)
-	}
-	// The envelope once (no structured content), as compact JSON that
-	// indents back to the canonical bytes the other surfaces carry.
-	if res.StructuredContent != nil {
-		return nil, fmt.Errorf("tools/call %s: structured content beside the text", name)
+		return nil, false, fmt.Errorf("tools/call %s: isError=%v but the envelope has exitCode %d", name, res.IsError, code)
 	}
 	var compact, pretty bytes.Buffer
 	if json.Compact(&compact, text) != nil || !bytes.Equal(compact.Bytes(), text) {
-		return nil, fmt.Errorf("tools/call %s: text is not compact JSON: %q", name, text)
+		return nil, false, fmt.Errorf("tools/call %s: text is not compact JSON: %q", name, text)
 	}
 	if err := json.Indent(&pretty, text, "", "  "); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	text = pretty.Bytes()
-	return text, nil
+	return pretty.Bytes(), false, nil
 }
 
 // ConnectMCPHTTP connects to a noggin-mcp serving streamable HTTP at url.

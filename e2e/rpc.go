@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -29,12 +30,22 @@ func (r *RPCSurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	if err != nil {
 		return &Outcome{Err: fmt.Errorf("not expressible on RPC: %w", err)}
 	}
-	text, err := r.c.CallAs(ctx, st.Str("agent"), st.Verb, args)
+	text, answer, err := r.c.CallAnswer(ctx, st.Str("agent"), st.Verb, args)
 	if err != nil {
 		return &Outcome{Err: fmt.Errorf("RPC Call failed: %w", err)}
 	}
-	if _, err := envelopeExit(text); err != nil {
+	code, err := envelopeExit(text)
+	if err != nil {
 		return &Outcome{Err: fmt.Errorf("RPC Call %s: %w: %q", st.Verb, err, text)}
 	}
-	return &Outcome{Text: text}
+	switch {
+	case !TextForm(st) && answer != nil:
+		return &Outcome{Err: fmt.Errorf("RPC Call %s: a text answer not asked for: %q", st.Verb, answer)}
+	case !TextForm(st):
+		return &Outcome{Text: text}
+	case code != 0:
+		line, err := errorLine(text)
+		return &Outcome{Text: line, Err: err}
+	}
+	return &Outcome{Text: bytes.TrimSuffix(answer, []byte("\n"))}
 }

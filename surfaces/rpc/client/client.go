@@ -326,9 +326,16 @@ func (c *Client) Call(ctx context.Context, verb string, args map[string]any) ([]
 // CallAs is Call made for agent (its own cursor; "" for the shared active
 // item), sent as the Noggin-Agent header.
 func (c *Client) CallAs(ctx context.Context, agent, verb string, args map[string]any) ([]byte, error) {
+	env, _, err := c.CallAnswer(ctx, agent, verb, args)
+	return env, err
+}
+
+// CallAnswer is CallAs with the text of a success asked for in format
+// text (the CLI's words; nil otherwise) beside the envelope.
+func (c *Client) CallAnswer(ctx context.Context, agent, verb string, args map[string]any) (env, text []byte, err error) {
 	st, err := structpb.NewStruct(args)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	req := connect.NewRequest(&nogginv1.CallRequest{Verb: verb, Arguments: st})
 	if agent != "" {
@@ -336,9 +343,12 @@ func (c *Client) CallAs(ctx context.Context, agent, verb string, args map[string
 	}
 	res, err := c.rpc.Call(ctx, req)
 	if err != nil {
-		return nil, Error(err)
+		return nil, nil, Error(err)
 	}
-	return []byte(res.Msg.GetEnvelope()), nil
+	if t := res.Msg.GetText(); t != "" {
+		text = []byte(t)
+	}
+	return []byte(res.Msg.GetEnvelope()), text, nil
 }
 
 // Snapshot returns the current document (accessor fields only).

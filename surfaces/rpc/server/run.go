@@ -26,7 +26,8 @@ func (s *service) Run(ctx context.Context, req *connect.Request[nogginv1.RunRequ
 		}
 		r.ID = id
 	}
-	env := s.runner.Run(ctx, &r).Envelope
+	res := s.runner.Run(ctx, &r)
+	env := res.Envelope
 	answered(ctx, r.Verb, env)
-	return connect.NewResponse(&nogginv1.RunResponse{Envelope: string(env.Text()), Ok: env.OK()}), nil
+	return connect.NewResponse(&nogginv1.RunResponse{Envelope: string(env.Text()), Ok: env.OK(), Text: string(res.Text)}), nil
 }

@@ -358,11 +358,13 @@ func (s *service) Redo(ctx context.Context, req *connect.Request[nogginv1.RedoRe
 }
 
 // Call runs a verb with its MCP tool's arguments and answers the canonical
-// envelope, success or failure, as the server encoded it.
+// envelope, success or failure, as the server encoded it (and the CLI's
+// text of a success asked for in format text).
 func (s *service) Call(ctx context.Context, req *connect.Request[nogginv1.CallRequest]) (*connect.Response[nogginv1.CallResponse], error) {
-	env := s.runner.RunCall(ctx, req.Msg.GetVerb(), req.Msg.GetArguments().AsMap()).Envelope
+	res := s.runner.RunCall(ctx, req.Msg.GetVerb(), req.Msg.GetArguments().AsMap())
+	env := res.Envelope
 	answered(ctx, req.Msg.GetVerb(), env)
-	return connect.NewResponse(&nogginv1.CallResponse{Envelope: string(env.Text()), Ok: env.OK()}), nil
+	return connect.NewResponse(&nogginv1.CallResponse{Envelope: string(env.Text()), Ok: env.OK(), Text: string(res.Text)}), nil
 }
 
 // maxList is the most names List answers.

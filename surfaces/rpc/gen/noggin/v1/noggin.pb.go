@@ -4166,7 +4166,10 @@ type RunResponse struct {
 	// The canonical envelope bytes, success or error.
 	Envelope string `protobuf:"bytes,1,opt,name=envelope,proto3" json:"envelope,omitempty"`
 	// Whether the envelope is a success envelope.
-	Ok            bool `protobuf:"varint,2,opt,name=ok,proto3" json:"ok,omitempty"`
+	Ok bool `protobuf:"varint,2,opt,name=ok,proto3" json:"ok,omitempty"`
+	// Text is the answer as the CLI prints it, for a success asked for in
+	// format text ("format": "text"); empty otherwise.
+	Text          string `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4213,6 +4216,13 @@ func (x *RunResponse) GetOk() bool {
 		return x.Ok
 	}
 	return false
+}
+
+func (x *RunResponse) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
 }
 
 // CallRequest is one verb call in the MCP tools' argument language.
@@ -4278,7 +4288,10 @@ type CallResponse struct {
 	// The canonical envelope (docs/envelope.md) without trailing newline.
 	Envelope string `protobuf:"bytes,1,opt,name=envelope,proto3" json:"envelope,omitempty"`
 	// Ok is true for a success envelope.
-	Ok            bool `protobuf:"varint,2,opt,name=ok,proto3" json:"ok,omitempty"`
+	Ok bool `protobuf:"varint,2,opt,name=ok,proto3" json:"ok,omitempty"`
+	// Text is the answer as the CLI prints it, for a success asked for in
+	// format text ("format": "text"); empty otherwise.
+	Text          string `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4325,6 +4338,13 @@ func (x *CallResponse) GetOk() bool {
 		return x.Ok
 	}
 	return false
+}
+
+func (x *CallResponse) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
 }
 
 // Slot is a place in the tree.
@@ -5159,16 +5179,18 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"RunRequest\x12\x18\n" +
 	"\arequest\x18\x01 \x01(\tR\arequest\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\x02 \x01(\tR\trequestId\"9\n" +
+	"request_id\x18\x02 \x01(\tR\trequestId\"M\n" +
 	"\vRunResponse\x12\x1a\n" +
 	"\benvelope\x18\x01 \x01(\tR\benvelope\x12\x0e\n" +
-	"\x02ok\x18\x02 \x01(\bR\x02ok\"X\n" +
+	"\x02ok\x18\x02 \x01(\bR\x02ok\x12\x12\n" +
+	"\x04text\x18\x03 \x01(\tR\x04text\"X\n" +
 	"\vCallRequest\x12\x12\n" +
 	"\x04verb\x18\x01 \x01(\tR\x04verb\x125\n" +
-	"\targuments\x18\x02 \x01(\v2\x17.google.protobuf.StructR\targuments\":\n" +
+	"\targuments\x18\x02 \x01(\v2\x17.google.protobuf.StructR\targuments\"N\n" +
 	"\fCallResponse\x12\x1a\n" +
 	"\benvelope\x18\x01 \x01(\tR\benvelope\x12\x0e\n" +
-	"\x02ok\x18\x02 \x01(\bR\x02ok2\xdb\v\n" +
+	"\x02ok\x18\x02 \x01(\bR\x02ok\x12\x12\n" +
+	"\x04text\x18\x03 \x01(\tR\x04text2\xdb\v\n" +
 	"\rNogginService\x12<\n" +
 	"\x04Show\x12\x16.noggin.v1.ShowRequest\x1a\x17.noggin.v1.ShowResponse\"\x03\x90\x02\x01\x12E\n" +
 	"\bShowGoto\x12\x1a.noggin.v1.ShowGotoRequest\x1a\x1b.noggin.v1.ShowGotoResponse\"\x00\x129\n" +
