@@ -219,10 +219,16 @@ var revisionLine = regexp.MustCompile(`(?m)^  "revision": "[^"]*",\n`)
 
 func withoutRevision(b []byte) []byte { return revisionLine.ReplaceAll(b, nil) }
 
+// revisionToken is a revision in a message (a text answer's error line):
+// a file's digest or the database's token, written REV on both sides.
+var revisionToken = regexp.MustCompile(`\b(crc:[0-9]+:[0-9a-f]+|pg:[0-9]+(:[0-9]+)?)\b`)
+
 // pgNormalizer is Normalizer without the envelopes' revisions.
 func pgNormalizer(work string) func([]byte) []byte {
 	norm := Normalizer(work)
-	return func(b []byte) []byte { return withoutRevision(norm(b)) }
+	return func(b []byte) []byte {
+		return revisionToken.ReplaceAll(withoutRevision(norm(b)), []byte("REV"))
+	}
 }
 
 // startReplicas starts n noggin-rpc replicas on the database dsn, stopped
