@@ -79,6 +79,10 @@ bench-cli: ## time whole noggin invocations on 10, 1k and 10k-item noggins (medi
 bench-report: ## whole-process CLI vs its floor (hello-world start, durable copy) on 10/10k/100k items: bench/README.md + chart.png + README's table
 	cd bench && $(GO) run . -report $(CURDIR)/bench -readme $(CURDIR)/README.md -runs $(or $(RUNS),15)
 
+.PHONY: bench-tokens
+bench-tokens: ## bytes an agent pays: tools/list and each tool on 10/1k-flat/2,220/10k noggins, beside the original's (NOGGIN_ORIGINAL_MCP=its noggin-mcp .mjs): bench/tokens.md
+	cd bench && $(GO) run . -tokens -report $(CURDIR)/bench
+
 .PHONY: bench-mcp
 bench-mcp: ## warm noggin_show / noggin_note calls over stdio (p50, p99, calls/s)
 	$(GO) test -run '^$$' -bench . -benchmem ./surfaces/mcp/...

@@ -27,12 +27,15 @@ func main() {
 	out := flag.String("report", "", "write the floor report (README.md, chart.png, results.json) into this directory")
 	sizes := flag.String("sizes", "10,10000,100000", "noggin sizes of the report")
 	readme := flag.String("readme", "", "with -report, also rewrite the performance section of this README")
+	tok := flag.Bool("tokens", false, "measure answer bytes (tools/list, each tool on four noggins) into -report's tokens.md, or stdout")
 	gen := flag.Int("gen", 0, "write the generated noggin of this many items to the file named by the argument, and exit")
 	flag.Parse()
 	var err error
 	switch {
 	case *gen > 0:
 		err = os.WriteFile(flag.Arg(0), codec.EncodeYAML(sampledoc.Doc(*gen, 1)), 0o644)
+	case *tok:
+		err = tokens(*out)
 	case *out != "":
 		var ns []int
 		for _, f := range strings.Split(*sizes, ",") {

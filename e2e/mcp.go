@@ -168,7 +168,7 @@ func (m *MCPSurface) Do(ctx context.Context, s *Scenario, st *Step) *Outcome {
 	// noggin-mcp's default budget (request.AgentBudget) is its own: a step
 	// without maxBytes asks for the whole view, as on the other surfaces
 	// (the default is tested in surfaces/mcp).
-	if v := request.Lookup(st.Verb); v != nil && v.AnswersView() && !st.Has("maxBytes") {
+	if v := request.Lookup(st.Verb); v != nil && v.Takes("maxBytes") && !st.Has("maxBytes") {
 		args["maxBytes"] = float64(0)
 	}
 	a, err := m.As(ctx, st.Str("agent"))

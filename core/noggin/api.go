@@ -240,10 +240,12 @@ type DeleteResult struct {
 // KeyPair maps a source key to the key of its copy.
 type KeyPair struct{ Old, New string }
 
-// CopyResult is the result of copy; Mapping is in copy order.
+// CopyResult is the result of copy; Mapping is in copy order. Narrowed is
+// NarrowMapping when a byte budget left the mapping out.
 type CopyResult struct {
-	Copied  int
-	Mapping []KeyPair
+	Copied   int
+	Mapping  []KeyPair
+	Narrowed string
 }
 
 // Provider is one registered location scheme.

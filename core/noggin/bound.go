@@ -10,6 +10,8 @@ const (
 	NarrowWindow = "window" // rows capped at a smaller window
 	NarrowNotes  = "notes"  // notes left out (counted in noteCount)
 	NarrowItems  = "items"  // every row left out (items empty)
+	// NarrowMapping: copy's key mapping left out (copied still counts it).
+	NarrowMapping = "mapping"
 )
 
 // NarrowWindows are the windows a budget tries, widest first.

@@ -69,6 +69,8 @@ func DecodeCopy(d any) (Result, error) {
 				s, _ := g.Value.(string)
 				r.Mapping = append(r.Mapping, KeyPair{Old: g.Name, New: s})
 			}
+		case "narrowed":
+			r.Narrowed, _ = f.Value.(string)
 		}
 	}
 	return r, nil

@@ -259,6 +259,10 @@ func (r *CopyResult) AppendJSON(w *jsonw.Writer, depth int) {
 		w.Str(p.New)
 	}
 	m.Close()
+	if r.Narrowed != "" {
+		o.Lit(`"narrowed": `)
+		w.Str(r.Narrowed)
+	}
 	o.Close()
 }
 

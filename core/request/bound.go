@@ -95,6 +95,10 @@ func (req *Request) viewOpts() (viewOptions, error) {
 // no notes, no items) until the answer in its format fits. size measures
 // an answer: the compact envelope, or the text.
 func bound(env envelope.Envelope, o viewOptions, size func(envelope.Envelope) int) envelope.Envelope {
+	if c, ok := env.Data.(*noggin.CopyResult); ok && c != nil && o.maxBytes > 0 && size(env) > o.maxBytes {
+		env.Data = &noggin.CopyResult{Copied: c.Copied, Narrowed: noggin.NarrowMapping}
+		return env
+	}
 	if !env.OK() || !noggin.HasViews(env.Data) || o.window == 0 && o.maxBytes == 0 {
 		return env
 	}
@@ -164,15 +168,15 @@ func (r *Runner) treeEmpty(ctx context.Context, req *Request, res Result) bool {
 	return probe.Envelope.Err != nil && probe.Envelope.Err.Code == noggin.CodePathNotFound
 }
 
-// takesViewOptions reports whether verb answers a view.
-func takesViewOptions(verb string) bool {
+// takesBudget reports whether verb takes maxBytes.
+func takesBudget(verb string) bool {
 	v, ok := verbs[verb]
-	return ok && v.AnswersView()
+	return ok && v.Takes("maxBytes")
 }
 
-// AnswersView reports whether the verb answers a view (it takes window
-// and maxBytes).
-func (v *Verb) AnswersView() bool { return find(v.Params, "maxBytes") != nil }
+// Takes reports whether the verb takes the argument name (an MCP
+// argument: "maxBytes", "window").
+func (v *Verb) Takes(name string) bool { return find(v.Params, name) != nil }
 
 // Form is the answer form req asks for: FormatJSON, FormatText, or ""
 // when it gives none or one Run refuses (invalid-option).

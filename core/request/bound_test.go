@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"
 )
 
@@ -121,6 +122,46 @@ func TestBudgetDefault(t *testing.T) {
 	// A verb without a view takes no maxBytes and is not given one.
 	if res := r.RunJSON(context.Background(), "noggin_where", []byte(`{"noggin": "`+file+`"}`)); !res.Envelope.OK() {
 		t.Errorf("where: %s", res.Envelope.Message())
+	}
+}
+
+// TestCopyBudget: a copy over the budget leaves its key mapping out and
+// says so; copied still counts every item, and the answer reads back.
+func TestCopyBudget(t *testing.T) {
+	cases := []struct {
+		name     string
+		args     string
+		narrowed string
+		mapped   int
+	}{
+		{"no budget: the whole mapping", `"maxBytes": 0`, "", 300},
+		{"a budget it fits: the whole mapping", `"maxBytes": 100000`, "", 300},
+		{"over the budget: the mapping is left out", `"maxBytes": 1024`, "mapping", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			from := writeFixture(t, flat(300))
+			to := writeFixture(t, "")
+			r := testRunner(t)
+			env := r.RunJSON(context.Background(), "noggin_copy", []byte(`{"from": "`+from+`", "to": "`+to+`", `+c.args+`}`)).Envelope
+			if !env.OK() {
+				t.Fatal(env.Message())
+			}
+			back, err := request.DecodeEnvelope(env.Encode())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cr, ok := back.Data.(*noggin.CopyResult)
+			if !ok {
+				t.Fatalf("data is %T", back.Data)
+			}
+			if cr.Copied != 300 || len(cr.Mapping) != c.mapped || cr.Narrowed != c.narrowed {
+				t.Errorf("copied %d, %d mapped, narrowed %q; want 300, %d, %q", cr.Copied, len(cr.Mapping), cr.Narrowed, c.mapped, c.narrowed)
+			}
+			if c.narrowed != "" && len(env.Compact()) > 1024 {
+				t.Errorf("answer is %d bytes, over 1024", len(env.Compact()))
+			}
+		})
 	}
 }
 

@@ -225,7 +225,7 @@ var verbTable = []Verb{
 	{Name: "copy", decode: noggin.DecodeCopy, Synopsis: "<from> <to>",
 		Summary: "append every item of one noggin to another (ignores --noggin)",
 		Tool:    "Append every item of one noggin to another, with new keys.",
-		Params:  []Param{pFrom, pTo, uFormat}, before: copyChecks, global: copyVerb},
+		Params:  []Param{pFrom, pTo, uMax, uFormat}, before: copyChecks, global: copyVerb},
 	{Name: "providers", decode: noggin.DecodeProviders,
 		Summary:  "list the registered location schemes",
 		Tool:     "List the location schemes this server opens.",

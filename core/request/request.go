@@ -197,7 +197,7 @@ func (r *Runner) Run(ctx context.Context, req *Request) (res Result) {
 	if err := checkSizes(req); err != nil {
 		return Result{Envelope: envelope.Failure(req.Verb, err)}
 	}
-	if r.DefaultMaxBytes > 0 && !req.MaxBytes.Given && takesViewOptions(req.Verb) {
+	if r.DefaultMaxBytes > 0 && !req.MaxBytes.Given && takesBudget(req.Verb) {
 		req.MaxBytes = Arg{Given: true, Value: float64(r.DefaultMaxBytes)}
 	}
 	opts, err := req.viewOpts()

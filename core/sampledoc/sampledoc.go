@@ -135,3 +135,18 @@ func Doc(n int, seed int64) *noggin.Document {
 	}
 	return doc
 }
+
+// Flat is a noggin of n open roots and no notes, the middle one active:
+// the widest row a write answers (the answer-size measurements).
+func Flat(n int) *noggin.Document {
+	doc := noggin.NewDocument()
+	for i := 1; i <= n; i++ {
+		c := "2026-01-01T00:00:00.000Z"
+		doc.Items = append(doc.Items, &noggin.Item{Key: fmt.Sprintf("k%d", i),
+			Title: fmt.Sprintf("a root item of a flat noggin, number %d", i), CreatedAt: &c, Notes: []noggin.Note{}})
+	}
+	if n > 0 {
+		doc.Active = fmt.Sprintf("k%d", (n+1)/2)
+	}
+	return doc
+}

@@ -46,7 +46,7 @@ var flagDocs = []flagDoc{
 	{"by", "name", "find, log: only what agent `name` wrote"},
 	{"if-revision", "rev", "do nothing and fail (stale-revision) unless the noggin is still at revision `rev` (an answer's \"revision\")"},
 	{"window", "n", "verbs that print a view: at most `n` items per row, around the target (the view counts what it left out)"},
-	{"max-bytes", "n", "verbs that print a view: narrow the answer until it is at most `n` bytes (0: no cap; the envelope's compact JSON, or the text)"},
+	{"max-bytes", "n", "verbs that print a view, and copy: narrow the answer until it is at most `n` bytes (0: no cap; the envelope's compact JSON, or the text)"},
 	{"format", "f", "answer as `f`: text (the default) or json (as --json)"},
 	{"watch", "", "show: redraw the view on every change of the noggin, until Ctrl-C"},
 	{"json", "", "print the response envelope (JSON); errors go to stderr as envelopes"},
@@ -63,9 +63,9 @@ type verbDef struct {
 // common flags every verb that opens a noggin accepts.
 var openFlags = []string{"noggin", "agent", "if-revision", "format", "json", "with-json"}
 
-// viewFlags are the flags of every verb that answers a view (help lists
-// them once, under the flags).
-var viewFlags = []string{"window", "max-bytes"}
+// viewFlags are the view options' flags (help lists them once, under the
+// flags): every verb that answers a view takes both, copy --max-bytes.
+var viewFlags = [][2]string{{"window", "window"}, {"max-bytes", "maxBytes"}} // flag, core argument
 
 // verbDefs lists the commands in help order: core's verbs, then the
 // CLI's own commands.
@@ -107,8 +107,10 @@ func (v *verbDef) verbFlags() []string {
 		return nil
 	}
 	fs := append([]string(nil), v.flags...)
-	if request.Lookup(v.name).AnswersView() {
-		fs = append(fs, viewFlags...)
+	for _, f := range viewFlags {
+		if request.Lookup(v.name).Takes(f[1]) {
+			fs = append(fs, f[0])
+		}
 	}
 	if v.opensNoggin {
 		return append(fs, openFlags...)

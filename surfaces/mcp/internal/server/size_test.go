@@ -1,10 +1,8 @@
 package server
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,13 +26,8 @@ func TestAnswerSizeDefaults(t *testing.T) {
 	if err := os.WriteFile(big, codec.EncodeYAML(sampledoc.Doc(2220, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	b.WriteString("schemaVersion: 1\nactive: k500\nitems:\n")
-	for i := 1; i <= 1000; i++ {
-		fmt.Fprintf(&b, "  - {key: k%d, parentKey: null, title: 'a root item of a flat noggin, number %d', done: false, createdAt: '2026-01-01T00:00:00.000Z', notes: []}\n", i, i)
-	}
 	flat := filepath.Join(dir, "flat.yaml")
-	if err := os.WriteFile(flat, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(flat, codec.EncodeYAML(sampledoc.Flat(1000)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cs := newSession(t, store.Options{})
