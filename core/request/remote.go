@@ -139,7 +139,9 @@ func (r *Runner) copyRemote(ctx context.Context, req *Request) (envelope.Envelop
 		return envelope.Failure("copy", noggin.Usage(noggin.CodeNogginError, 2,
 			"copy: both noggins must be on the same server to copy remotely (copy on the server, or between two locations of one server)")), true
 	}
-	fwd := &Request{Verb: "copy", From: String(fn), To: String(tn)}
+	// The answer's options travel: the server bounds the answer, as for
+	// every other remote verb.
+	fwd := &Request{Verb: "copy", From: String(fn), To: String(tn), MaxBytes: req.MaxBytes, Format: req.Format}
 	return r.Remote.Run(ctx, fb, fwd), true
 }
 
