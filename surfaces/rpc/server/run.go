@@ -26,8 +26,7 @@ func (s *service) Run(ctx context.Context, req *connect.Request[nogginv1.RunRequ
 		}
 		r.ID = id
 	}
-	res := s.runner.Run(ctx, &r)
-	env := res.Envelope
+	env := s.runner.Run(ctx, &r).Envelope
 	answered(ctx, r.Verb, env)
-	return connect.NewResponse(&nogginv1.RunResponse{Envelope: string(env.Text()), Ok: env.OK(), Text: string(res.Text)}), nil
+	return connect.NewResponse(&nogginv1.RunResponse{Envelope: string(env.Text()), Ok: env.OK()}), nil
 }

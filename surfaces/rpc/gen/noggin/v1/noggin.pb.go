@@ -4166,10 +4166,7 @@ type RunResponse struct {
 	// The canonical envelope bytes, success or error.
 	Envelope string `protobuf:"bytes,1,opt,name=envelope,proto3" json:"envelope,omitempty"`
 	// Whether the envelope is a success envelope.
-	Ok bool `protobuf:"varint,2,opt,name=ok,proto3" json:"ok,omitempty"`
-	// Text is the answer as the CLI prints it, for a success asked for in
-	// format text ("format": "text"); empty otherwise.
-	Text          string `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
+	Ok            bool `protobuf:"varint,2,opt,name=ok,proto3" json:"ok,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4216,13 +4213,6 @@ func (x *RunResponse) GetOk() bool {
 		return x.Ok
 	}
 	return false
-}
-
-func (x *RunResponse) GetText() string {
-	if x != nil {
-		return x.Text
-	}
-	return ""
 }
 
 // CallRequest is one verb call in the MCP tools' argument language.
@@ -5179,11 +5169,10 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"RunRequest\x12\x18\n" +
 	"\arequest\x18\x01 \x01(\tR\arequest\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\x02 \x01(\tR\trequestId\"M\n" +
+	"request_id\x18\x02 \x01(\tR\trequestId\"?\n" +
 	"\vRunResponse\x12\x1a\n" +
 	"\benvelope\x18\x01 \x01(\tR\benvelope\x12\x0e\n" +
-	"\x02ok\x18\x02 \x01(\bR\x02ok\x12\x12\n" +
-	"\x04text\x18\x03 \x01(\tR\x04text\"X\n" +
+	"\x02ok\x18\x02 \x01(\bR\x02okJ\x04\b\x03\x10\x04\"X\n" +
 	"\vCallRequest\x12\x12\n" +
 	"\x04verb\x18\x01 \x01(\tR\x04verb\x125\n" +
 	"\targuments\x18\x02 \x01(\v2\x17.google.protobuf.StructR\targuments\"N\n" +
