@@ -137,6 +137,7 @@ func CLIArgs(s *Scenario, st *Step) ([]string, error) {
 		val("title", "title")
 		val("forget", "forget")
 		val("by", "by")
+		val("since", "since")
 		for _, b := range [][2]string{{"force", "force"}, {"closeAll", "close-all"}, {"done", "done"}, {"open", "open"},
 			{"noChildren", "no-children"}, {"withSiblings", "with-siblings"}, {"withDescendants", "with-descendants"},
 			{"withAll", "with-all"}, {"withNotes", "with-notes"}, {"recursive", "recursive"}} {

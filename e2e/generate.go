@@ -135,7 +135,7 @@ func genStep(c Chooser) string {
 	parts := []string{verb}
 	val := func(k, v string) { parts = append(parts, k+"="+strconv.Quote(v)) }
 	for _, o := range verbOptions[verb] {
-		if c.Intn(3) != 0 && o != "title" && o != "text" && o != "query" {
+		if c.Intn(3) != 0 && o != "title" && o != "text" && o != "query" && o != "since" {
 			continue
 		}
 		switch o {
@@ -162,6 +162,8 @@ func genStep(c Chooser) string {
 			val(o, pick(c, []string{"1", "2", "50", "0", "-1", "1.5", "x", " 3", ""}))
 		case "ifRevision": // a stale one (the right one depends on the bytes), or none
 			val(o, pick(c, []string{"crc:1:0000000000000000", ""})) // crc:0:… is the empty noggin's
+		case "since": // the newest answer's revision, the first step's, one no history knows, none
+			val(o, pick(c, []string{"$REV", "$REV", "$REV1", "$REV2", "crc:1:0000000000000000", "", " "}))
 		case "by", "forget":
 			val(o, pick(c, []string{"alice", "bob", "nobody", "bad name", "-x", ""}))
 		case "window":

@@ -63,7 +63,7 @@ func (r *Runner) Run(ctx context.Context, mode string, s *Scenario) *RunResult {
 			res.Steps = append(res.Steps, &Outcome{Err: fmt.Errorf("surface %s is not available", name)})
 			continue
 		}
-		res.Steps = append(res.Steps, sf.Do(ctx, s, sec.Step))
+		res.Steps = append(res.Steps, sf.Do(ctx, s, sec.Step.WithRevisions(res.Steps)))
 	}
 	res.Files, res.Err = r.Collect(s, subs)
 	return res

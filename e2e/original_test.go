@@ -118,4 +118,11 @@ func TestOriginalChangesRevision(t *testing.T) {
 	if got := runCLI(t, dir, nil, "--noggin", file, "--if-revision", now, "note", "/1/1", "fresh"); !strings.HasSuffix(got, "[exit 0]\n") {
 		t.Fatalf("a write on the current revision: %s", got)
 	}
+	// changes accounts for the writes since the original's, not across them.
+	if got := runCLI(t, dir, nil, "--noggin", file, "changes", "--since", now); !strings.HasPrefix(got, "#1 ") || !strings.Contains(got, " note: noted ") || !strings.HasSuffix(got, "[exit 0]\n") {
+		t.Fatalf("changes since the original's writes:\n%s", got)
+	}
+	if got := runCLI(t, dir, nil, "--noggin", file, "changes", "--since", seen); !strings.Contains(got, "cannot say what changed since revision "+seen) || !strings.HasSuffix(got, "[exit 1]\n") {
+		t.Fatalf("changes since before the original's writes:\n%s", got)
+	}
 }

@@ -19,7 +19,8 @@
 //	-- final NAME --           the expected content of a file after the run
 //	-- final NAME sha256 --    the same, as "<sha256 hex> <size>" for big files
 //
-// Options are key=value (value bare, or a Go-quoted string) or a bare key
+// Options are key=value (value bare, or a Go-quoted string; $REV and $REVn
+// name answers' revisions, see WithRevisions) or a bare key
 // (boolean true; for goto: "go to the verb's target"). The text before the
 // first section is a free-form description. Files below the work
 // directory appear relative to it in expected bodies (see Normalizer).
@@ -29,6 +30,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -99,6 +101,48 @@ type Step struct {
 	Alt  bool
 	Verb string
 	Opts []Opt
+}
+
+// WithRevisions is the step with each option valued $REV given the
+// revision of the newest answer in outs that names one, and each valued
+// $REVn that of step n's answer (1-based): the revisions a file gives and
+// the ones a team database gives differ, so steps name them so.
+func (st *Step) WithRevisions(outs []*Outcome) *Step {
+	if !slices.ContainsFunc(st.Opts, func(o Opt) bool { return strings.HasPrefix(o.Val, "$REV") }) {
+		return st
+	}
+	c := *st
+	c.Opts = slices.Clone(st.Opts)
+	for i, o := range c.Opts {
+		n, ok := strings.CutPrefix(o.Val, "$REV")
+		if !ok {
+			continue
+		}
+		if n == "" {
+			for k := len(outs) - 1; k >= 0 && c.Opts[i].Val == o.Val; k-- {
+				if r := outcomeRevision(outs[k]); r != "" {
+					c.Opts[i].Val = r
+				}
+			}
+		} else if k, err := strconv.Atoi(n); err == nil && k >= 1 && k <= len(outs) {
+			c.Opts[i].Val = outcomeRevision(outs[k-1])
+		}
+	}
+	return &c
+}
+
+// outcomeRevision is the revision an outcome's envelope names ("" for none).
+func outcomeRevision(o *Outcome) string {
+	if o == nil {
+		return ""
+	}
+	var env struct {
+		Revision string `json:"revision"`
+	}
+	if json.Unmarshal(o.Text, &env) != nil {
+		return ""
+	}
+	return env.Revision
 }
 
 // Opt is one option of a step.

@@ -123,6 +123,15 @@ const (
 	// maxBytes, format) with a value it does not take (exit 2, data
 	// {verb, option, value, expected}).
 	CodeInvalidOption = "invalid-option"
+	// CodeRevisionRequired is new in noggin for Go: changes without the
+	// revision to list the changes since (exit 2).
+	CodeRevisionRequired = "revision-required"
+	// CodeRevisionUnknown is new in noggin for Go: changes since a
+	// revision the noggin's history cannot account for — older than the
+	// kept history, never this noggin's, or followed by a write of a tool
+	// that keeps no history (the original, an editor); the caller reads
+	// the view again (exit 1, data {since, revision}: the current one).
+	CodeRevisionUnknown = "revision-unknown"
 )
 
 // Error is the one error type of noggin. Message is the catalog wording
@@ -186,6 +195,7 @@ var exitCodes = map[string]int{
 	CodeUndoConflict: 1, CodeNothingToUndo: 1, CodeNothingToRedo: 1, CodeHistoryUnavailable: 1,
 	CodeLockLost: 1, CodeTooLarge: 2, CodeReplyLost: 1, CodeInvalidArgument: 2, CodeRequestIDReused: 2,
 	CodeInvalidAgent: 2, CodeUnknownAgent: 1, CodeStaleRevision: 1, CodeInvalidOption: 2,
+	CodeRevisionRequired: 2, CodeRevisionUnknown: 1,
 }
 
 // Cancelled returns the cancelled error when ctx is done, else nil. Stores
@@ -357,6 +367,10 @@ func catalog(e *Error, detail string) string { //nolint:gocyclo // one case per 
 		return fmt.Sprintf("%s must be %s, not '%s'", str(e, "option"), str(e, "expected"), str(e, "value"))
 	case CodeStaleRevision:
 		return "the noggin changed since revision " + str(e, "expected") + " (it is now at " + str(e, "revision") + "); nothing was written: read it again"
+	case CodeRevisionRequired:
+		return "a revision required: the one to list the changes since (an answer's \"revision\"; CLI --since)"
+	case CodeRevisionUnknown:
+		return "the history cannot say what changed since revision " + str(e, "since") + " (older than the history kept, not this noggin's, or a tool that keeps no history wrote since): read the noggin again (it is now at " + str(e, "revision") + ")"
 	case CodeUnknownAgent:
 		return "no agent '" + str(e, "agent") + "' has a cursor in this noggin"
 	case CodeRequestIDReused:

@@ -253,17 +253,7 @@ func toNodes(v any) []*Node {
 				}
 			case "notes":
 				for _, ne := range asSlice(f.Value) {
-					var note Note
-					for _, g := range asFields(ne) {
-						s, _ := g.Value.(string)
-						switch g.Name {
-						case "timestamp":
-							note.Timestamp = s
-						case "text":
-							note.Text = s
-						}
-					}
-					n.Notes = append(n.Notes, note)
+					n.Notes = append(n.Notes, toNote(ne))
 				}
 			case "noteCount":
 				n.NoteCount, _ = f.Value.(int)
@@ -324,4 +314,18 @@ func toEntry(v any) *Entry {
 		}
 	}
 	return e
+}
+
+func toNote(v any) Note {
+	var note Note
+	for _, g := range asFields(v) {
+		s, _ := g.Value.(string)
+		switch g.Name {
+		case "timestamp":
+			note.Timestamp = s
+		case "text":
+			note.Text = s
+		}
+	}
+	return note
 }

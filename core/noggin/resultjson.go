@@ -184,6 +184,20 @@ func appendOmitted(b []byte, d, before, after int) []byte {
 	return b
 }
 
+// appendNote appends one note as {timestamp, text}; an empty timestamp
+// is null.
+func appendNote(b []byte, n Note, depth int) []byte {
+	b = append(b, '{')
+	b = jsonw.AppendField(b, true, depth+1, `"timestamp": `)
+	if n.Timestamp == "" {
+		b = append(b, "null"...)
+	} else {
+		b = jstext.AppendString(b, n.Timestamp)
+	}
+	b = jstext.AppendString(jsonw.AppendField(b, false, depth+1, `"text": `), n.Text)
+	return append(jsonw.AppendNL(b, depth), '}')
+}
+
 // appendNotes appends notes as an array of {timestamp, text}; an empty
 // timestamp is null.
 func appendNotes(b []byte, ns []Note, depth int) []byte {
@@ -195,15 +209,7 @@ func appendNotes(b []byte, ns []Note, depth int) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(jsonw.AppendNL(b, depth+1), '{')
-		b = jsonw.AppendField(b, true, depth+2, `"timestamp": `)
-		if n.Timestamp == "" {
-			b = append(b, "null"...)
-		} else {
-			b = jstext.AppendString(b, n.Timestamp)
-		}
-		b = jstext.AppendString(jsonw.AppendField(b, false, depth+2, `"text": `), n.Text)
-		b = append(jsonw.AppendNL(b, depth+1), '}')
+		b = appendNote(jsonw.AppendNL(b, depth+1), n, depth+1)
 	}
 	return append(jsonw.AppendNL(b, depth), ']')
 }

@@ -139,6 +139,7 @@ var (
 	pUnder           = p("under", tString, "only below this path", func(r *Request) *Arg { return &r.Under })
 	pLimit           = p("limit", []string{"number", "string"}, "at most this many", func(r *Request) *Arg { return &r.Limit })
 	pBy              = p("by", tString, "only this agent's writes", func(r *Request) *Arg { return &r.By })
+	pSince           = required(p("since", tString, "", func(r *Request) *Arg { return &r.Since }))
 	pIfRevision      = p("ifRevision", tString, "", func(r *Request) *Arg { return &r.IfRevision })
 	pForget          = p("forget", tString, "agent whose cursor to drop", func(r *Request) *Arg { return &r.Forget })
 	pWindow          = p("window", tCount, "at most this many items per row", func(r *Request) *Arg { return &r.Window })
@@ -150,9 +151,12 @@ var (
 	// them.
 	bNoggin = bare(pNoggin)
 	bPath   = bare(pPath)
-	uWindow = unlisted(pWindow)
-	uMax    = unlisted(pMaxBytes)
-	uFormat = unlisted(pFormat)
+	// force and closeAll are described once, on done.
+	bForce    = bare(pForce)
+	bCloseAll = bare(pCloseAll)
+	uWindow   = unlisted(pWindow)
+	uMax      = unlisted(pMaxBytes)
+	uFormat   = unlisted(pFormat)
 )
 
 // verbTable is the one definition of each verb, in the CLI's help order
@@ -160,7 +164,7 @@ var (
 // params, as noggin_show and RPC Show are read-only; RPC Call adds it.
 //
 // The hints describe a repeat call with the same arguments:
-//   - show, where, providers, find, log: read-only, hence idempotent.
+//   - show, where, providers, find, log, changes: read-only, hence idempotent.
 //   - edit: idempotent (a state or title that already holds writes
 //     nothing; edit with a relative path and goto is the exception) and
 //     destructive (closes, reopens, renames).
@@ -198,12 +202,12 @@ var verbTable = []Verb{
 	{Name: "pop", decode: noggin.DecodeView, Flags: []string{"force", "close-all"},
 		Summary: "close the active item and make its parent active",
 		Tool:    "Close the active item; its parent becomes active.", Destructive: true,
-		Params: []Param{bNoggin, pForce, pCloseAll, pIfRevision, hPath, hGoto, uWindow, uMax, uFormat}, before: popChecks, run: pop, lazy: always},
+		Params: []Param{bNoggin, bForce, bCloseAll, pIfRevision, hPath, hGoto, uWindow, uMax, uFormat}, before: popChecks, run: pop, lazy: always},
 	{Name: "edit", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"done", "open", "title", "force", "close-all", "goto"},
 		Summary:     "close (--done), reopen (--open) or rename (--title) an item without moving the cursor",
 		Tool:        "Close or reopen (state) or rename (title) an item; the cursor stays.",
 		Destructive: true, Idempotent: true,
-		Params: []Param{bNoggin, bPath, pState, pNewTitle, pForce, pCloseAll, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: editChecks, run: edit, lazy: always},
+		Params: []Param{bNoggin, bPath, pState, pNewTitle, bForce, bCloseAll, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: editChecks, run: edit, lazy: always},
 	{Name: "show", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"no-children", "with-notes", "with-siblings", "with-descendants", "with-all", "goto", "watch"},
 		Summary:  "print the tree around an item (default: the active one)",
 		Tool:     "Show the view around an item (default: active): spine, siblings, children.",
@@ -241,6 +245,11 @@ var verbTable = []Verb{
 		Tool:     "List recent writes, newest first.",
 		ReadOnly: true, Idempotent: true,
 		Params: []Param{bNoggin, pLimit, pBy, uFormat}, before: logChecks, run: logVerb},
+	{Name: "changes", decode: noggin.DecodeChanges, Flags: []string{"since", "limit"},
+		Summary:  "list the writes since a revision, oldest first (--since REV: an answer's revision)",
+		Tool:     "Writes since a revision (an answer's), oldest first; limit pages.",
+		ReadOnly: true, Idempotent: true,
+		Params: []Param{bNoggin, pSince, bare(pLimit), uFormat}, before: logChecks, run: changesVerb},
 	{Name: "agents", decode: noggin.DecodeAgents, Flags: []string{"forget"},
 		Summary:     "list the agents' cursors (--forget NAME drops one)",
 		Tool:        "List the agents' cursors; forget drops one.",
@@ -260,7 +269,7 @@ var verbTable = []Verb{
 
 // toolOrder is the order of the MCP tools/list answer (docs/mcp.md).
 var toolOrder = []string{"show", "push", "add", "goto", "done", "pop", "edit", "note", "move", "delete",
-	"where", "copy", "find", "log", "agents", "undo", "redo", "providers"}
+	"where", "copy", "find", "log", "changes", "agents", "undo", "redo", "providers"}
 
 // verbs indexes verbTable by name.
 var verbs = func() map[string]*Verb {

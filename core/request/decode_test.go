@@ -94,15 +94,22 @@ func localResultTypes(t *testing.T) map[string][]reflect.Type {
 		{Verb: "push", Title: s("d")}, {Verb: "done"}, {Verb: "push", Title: s("e")}, {Verb: "pop"},
 		{Verb: "delete", Path: s("/1/1")}, {Verb: "log"}, {Verb: "undo"}, {Verb: "redo"}, {Verb: "providers"},
 		{Verb: "push", Title: s("f"), Agent: s("ann")}, {Verb: "agents", Forget: s("ann")},
-		{Verb: "where", Agent: s("ann")},
+		{Verb: "where", Agent: s("ann")}, {Verb: "changes"},
 		{Verb: "copy", From: s(file), To: s(other)},
 	}
 	types := map[string][]reflect.Type{}
+	first := "" // the revision of the first answer: changes lists every write since
 	for _, req := range steps {
 		if req.Verb != "copy" && req.Verb != "providers" {
 			req.Location = s(file)
 		}
+		if req.Verb == "changes" {
+			req.Since = s(first)
+		}
 		res := r.Run(context.Background(), req)
+		if first == "" {
+			first = res.Envelope.Revision
+		}
 		if !res.Envelope.OK() {
 			t.Fatalf("%s: %s", req.Verb, res.Envelope.Encode())
 		}

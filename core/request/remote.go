@@ -179,6 +179,7 @@ var wireArgs = []struct {
 	{"agent", func(r *Request) *Arg { return &r.Agent }},
 	{"forget", func(r *Request) *Arg { return &r.Forget }},
 	{"by", func(r *Request) *Arg { return &r.By }},
+	{"since", func(r *Request) *Arg { return &r.Since }},
 	{"ifRevision", func(r *Request) *Arg { return &r.IfRevision }},
 	{"window", func(r *Request) *Arg { return &r.Window }},
 	{"maxBytes", func(r *Request) *Arg { return &r.MaxBytes }},

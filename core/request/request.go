@@ -96,6 +96,8 @@ type Request struct {
 	// Forget is agents' agent whose cursor to drop; By is log's agent
 	// whose writes to list.
 	Forget, By Arg
+	// Since is changes' revision to list the writes after.
+	Since Arg
 	// IfRevision is the revision the caller saw (CLI --if-revision, the
 	// ifRevision argument): the verb fails with stale-revision, writing
 	// nothing, unless the noggin is still at it.
@@ -830,6 +832,18 @@ func logVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Reques
 		return nil, err
 	}
 	r, err := e.Log(ctx, st, noggin.LogOpts{Limit: limit, By: by})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func changesVerb(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error) {
+	limit, _ := req.limit() // checked before
+	if jstext.TrimSpace(req.Since.text()) == "" {
+		return nil, noggin.NewError(noggin.CodeRevisionRequired, noggin.F("verb", "changes"))
+	}
+	r, err := e.Changes(ctx, st, noggin.ChangesOpts{Since: jstext.TrimSpace(req.Since.text()), Limit: limit})
 	if err != nil {
 		return nil, err
 	}

@@ -290,6 +290,15 @@ func (c *Client) Log(ctx context.Context, location string, o noggin.LogOpts) (*n
 	return convert.LogFromProto(res.Msg), nil
 }
 
+// Changes runs changes. A Limit of 0 sends none (the server's default).
+func (c *Client) Changes(ctx context.Context, location string, o noggin.ChangesOpts) (*noggin.ChangesResult, error) {
+	res, err := c.rpc.Changes(ctx, connect.NewRequest(&nogginv1.ChangesRequest{Location: location, Since: o.Since, Limit: limit(o.Limit)}))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.FeedFromProto(res.Msg), nil
+}
+
 // limit is a limit as the requests carry it: none for 0 (the default).
 func limit(n int) *int32 {
 	if n <= 0 {

@@ -331,6 +331,15 @@ func (s *service) Log(ctx context.Context, req *connect.Request[nogginv1.LogRequ
 	return connect.NewResponse(convert.LogToProto(data.(*noggin.LogResult))), nil
 }
 
+func (s *service) Changes(ctx context.Context, req *connect.Request[nogginv1.ChangesRequest]) (*connect.Response[nogginv1.ChangesResponse], error) {
+	m := req.Msg
+	data, err := s.run(ctx, &request.Request{Verb: "changes", Location: request.String(m.GetLocation()), Since: request.String(m.GetSince()), Limit: limitArg(m.Limit)})
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(convert.FeedToProto(data.(*noggin.ChangesResult))), nil
+}
+
 func (s *service) Agents(ctx context.Context, req *connect.Request[nogginv1.AgentsRequest]) (*connect.Response[nogginv1.AgentsResponse], error) {
 	data, err := s.run(ctx, &request.Request{Verb: "agents", Location: request.String(req.Msg.GetLocation()), IfRevision: request.OptString(req.Msg.IfRevision), Forget: request.OptString(req.Msg.Forget)})
 	if err != nil {

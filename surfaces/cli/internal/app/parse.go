@@ -28,7 +28,7 @@ var flagKinds = map[string]flagKind{
 	"force": boolFlag, "close-all": boolFlag,
 	"version": boolFlag,
 	"under":   valueFlag, "limit": valueFlag, "watch": boolFlag,
-	"agent": valueFlag, "forget": valueFlag, "by": valueFlag, "if-revision": valueFlag,
+	"agent": valueFlag, "forget": valueFlag, "by": valueFlag, "since": valueFlag, "if-revision": valueFlag,
 	"window": valueFlag, "max-bytes": valueFlag, "format": valueFlag,
 }
 
@@ -44,6 +44,7 @@ type Goto struct {
 type Flags struct {
 	Noggin, Title, Before, After, Into *string
 	Under, Limit, Agent, Forget, By    *string
+	Since                              *string
 	IfRevision                         *string
 	Window, MaxBytes, Format           *string
 	Goto                               *Goto
@@ -244,6 +245,8 @@ func (a *Args) setValue(name, v string) {
 		f.Forget = p
 	case "by":
 		f.By = p
+	case "since":
+		f.Since = p
 	case "if-revision":
 		f.IfRevision = p
 	case "window":

@@ -154,6 +154,7 @@ func requestOf(a *Args) *request.Request {
 		Agent:           request.OptString(f.Agent),
 		Forget:          request.OptString(f.Forget),
 		By:              request.OptString(f.By),
+		Since:           request.OptString(f.Since),
 		IfRevision:      request.OptString(f.IfRevision),
 		Window:          request.OptString(f.Window),
 		MaxBytes:        request.OptString(f.MaxBytes),

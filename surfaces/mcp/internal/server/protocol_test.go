@@ -103,6 +103,7 @@ func TestToolsList(t *testing.T) {
 		{"noggin_copy", []string{"from", "to"}, []string{"from", "to"}},
 		{"noggin_find", []string{"noggin", "query"}, []string{"noggin", "query", "open", "done", "under", "limit", "by"}},
 		{"noggin_log", []string{"noggin"}, []string{"noggin", "limit", "by"}},
+		{"noggin_changes", []string{"noggin", "since"}, []string{"noggin", "since", "limit"}},
 		{"noggin_agents", []string{"noggin"}, []string{"noggin", "forget", "ifRevision"}},
 		{"noggin_undo", []string{"noggin"}, []string{"noggin", "ifRevision"}},
 		{"noggin_redo", []string{"noggin"}, []string{"noggin", "ifRevision"}},
@@ -150,7 +151,7 @@ func TestToolsList(t *testing.T) {
 			a = &mcp.ToolAnnotations{}
 		}
 		ro := w.name == "noggin_show" || w.name == "noggin_where" || w.name == "noggin_providers" ||
-			w.name == "noggin_find" || w.name == "noggin_log"
+			w.name == "noggin_find" || w.name == "noggin_log" || w.name == "noggin_changes"
 		if a.ReadOnlyHint != ro {
 			t.Errorf("%s: readOnlyHint %v", w.name, a.ReadOnlyHint)
 		}

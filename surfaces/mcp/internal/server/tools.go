@@ -72,6 +72,6 @@ var toolDefs = func() []*mcp.Tool {
 // Instructions is the server's instructions text: the mental model in a
 // few lines (the tools' own descriptions are one line each).
 const Instructions = `noggin is a working-memory tree of in-flight work: items (title, done, notes) at any depth; your active item is your cursor. Pass every tool the same "noggin" (a file, e.g. ~/.noggin.yaml).
-Paths: /1/2 = 2nd child of the 1st root; relative to active: . .. - + (previous/next sibling) 2 (its 2nd child). @KEY names an item wherever it moves: prefer it when others write. Pass an answer's "revision" as ifRevision to write only onto what you read.
+Paths: /1/2 = 2nd child of the 1st root; relative to active: . .. - + (previous/next sibling) 2 (its 2nd child). @KEY names an item wherever it moves: prefer it when others write. Pass an answer's "revision" as ifRevision to write only onto what you read, or to noggin_changes as since to learn what others wrote after it.
 noggin_push starts a side-quest, noggin_add captures a todo, noggin_done/noggin_pop close and surface (open children need force or closeAll), noggin_note records findings, noggin_undo takes back a mistake.
 Answers: {"status":"ok","revision","data"} or {"status":"error","error":{"code","message"}}. A view narrows to maxBytes (default 8000; omittedBefore/omittedAfter count what it left out). Every tool answering a view takes window, maxBytes and format ("text": the tree as text) as noggin_show does.`

@@ -479,6 +479,44 @@ func LogFromProto(r *nogginv1.LogResponse) *noggin.LogResult {
 	return out
 }
 
+// FeedToProto converts a changes result.
+func FeedToProto(r *noggin.ChangesResult) *nogginv1.ChangesResponse {
+	out := &nogginv1.ChangesResponse{Since: r.Since, Next: r.Next, More: r.More}
+	for _, w := range r.Writes {
+		pw := &nogginv1.FeedWrite{Seq: int32(w.Seq), Time: w.Time, Verb: w.Verb, Agent: opt(w.Agent), Principal: opt(w.Principal),
+			Undoes: int32(w.Undoes), Redoes: int32(w.Redoes), Revision: w.Revision}
+		for _, c := range w.Changes {
+			pc := &nogginv1.FeedChange{Kind: c.Kind, Key: opt(c.Key), Path: opt(c.Path), Title: c.Title,
+				HasParent: c.HasParent, ParentKey: opt(c.Parent), Done: c.Done, Cursor: opt(c.Cursor)}
+			if c.Note != nil {
+				pc.Note = &nogginv1.Note{Timestamp: opt(c.Note.Timestamp), Text: c.Note.Text}
+			}
+			pw.Changes = append(pw.Changes, pc)
+		}
+		out.Writes = append(out.Writes, pw)
+	}
+	return out
+}
+
+// FeedFromProto converts a changes result (Writes is never nil).
+func FeedFromProto(r *nogginv1.ChangesResponse) *noggin.ChangesResult {
+	out := &noggin.ChangesResult{Since: r.GetSince(), Next: r.GetNext(), More: r.GetMore(), Writes: []*noggin.ChangesWrite{}}
+	for _, pw := range r.GetWrites() {
+		w := &noggin.ChangesWrite{Seq: int(pw.GetSeq()), Time: pw.GetTime(), Verb: pw.GetVerb(), Agent: pw.GetAgent(), Principal: pw.GetPrincipal(),
+			Undoes: int(pw.GetUndoes()), Redoes: int(pw.GetRedoes()), Revision: pw.GetRevision(), Changes: []noggin.ChangeRecord{}}
+		for _, pc := range pw.GetChanges() {
+			c := noggin.ChangeRecord{EntryChange: noggin.EntryChange{Kind: pc.GetKind(), Key: pc.GetKey(), Title: pc.GetTitle(), Cursor: pc.GetCursor()},
+				Path: pc.GetPath(), HasParent: pc.GetHasParent(), Parent: pc.GetParentKey(), Done: pc.GetDone()}
+			if n := pc.GetNote(); n != nil {
+				c.Note = &noggin.Note{Timestamp: n.GetTimestamp(), Text: n.GetText()}
+			}
+			w.Changes = append(w.Changes, c)
+		}
+		out.Writes = append(out.Writes, w)
+	}
+	return out
+}
+
 // AgentHeader names the agent a call is made for, on every method (typed,
 // Call, Run; a Run request's own "agent" argument comes first).
 const AgentHeader = "Noggin-Agent"

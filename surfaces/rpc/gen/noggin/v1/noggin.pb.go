@@ -3492,6 +3492,376 @@ func (x *LogResponse) GetMissing() bool {
 	return false
 }
 
+// ChangesRequest holds the options of changes.
+type ChangesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Location of the noggin.
+	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	// Since: the revision to list the writes after (an answer's revision).
+	Since string `protobuf:"bytes,2,opt,name=since,proto3" json:"since,omitempty"`
+	// Limit caps the writes (at least 1; absent = 100).
+	Limit         *int32 `protobuf:"varint,3,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChangesRequest) Reset() {
+	*x = ChangesRequest{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChangesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChangesRequest) ProtoMessage() {}
+
+func (x *ChangesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChangesRequest.ProtoReflect.Descriptor instead.
+func (*ChangesRequest) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *ChangesRequest) GetLocation() string {
+	if x != nil {
+		return x.Location
+	}
+	return ""
+}
+
+func (x *ChangesRequest) GetSince() string {
+	if x != nil {
+		return x.Since
+	}
+	return ""
+}
+
+func (x *ChangesRequest) GetLimit() int32 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
+// FeedChange is one change of a write as changes lists it.
+type FeedChange struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Kind: added, removed, moved, renamed, closed, reopened, noted, unnoted
+	// or activated.
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// Key of the item; absent for "activated" when no item is active.
+	Key *string `protobuf:"bytes,2,opt,name=key,proto3,oneof" json:"key,omitempty"`
+	// The item's path now; absent when it is gone.
+	Path *string `protobuf:"bytes,3,opt,name=path,proto3,oneof" json:"path,omitempty"`
+	// Title of the item (its new title for renamed).
+	Title string `protobuf:"bytes,4,opt,name=title,proto3" json:"title,omitempty"`
+	// For added and moved: true, with parent_key the new parent (absent for
+	// a root).
+	HasParent bool    `protobuf:"varint,5,opt,name=has_parent,json=hasParent,proto3" json:"has_parent,omitempty"`
+	ParentKey *string `protobuf:"bytes,6,opt,name=parent_key,json=parentKey,proto3,oneof" json:"parent_key,omitempty"`
+	// For added: the item was added closed.
+	Done bool `protobuf:"varint,7,opt,name=done,proto3" json:"done,omitempty"`
+	// For noted: the note.
+	Note *Note `protobuf:"bytes,8,opt,name=note,proto3" json:"note,omitempty"`
+	// For "activated": the agent whose cursor moved; absent for the shared
+	// active item.
+	Cursor        *string `protobuf:"bytes,9,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FeedChange) Reset() {
+	*x = FeedChange{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FeedChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FeedChange) ProtoMessage() {}
+
+func (x *FeedChange) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FeedChange.ProtoReflect.Descriptor instead.
+func (*FeedChange) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *FeedChange) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *FeedChange) GetKey() string {
+	if x != nil && x.Key != nil {
+		return *x.Key
+	}
+	return ""
+}
+
+func (x *FeedChange) GetPath() string {
+	if x != nil && x.Path != nil {
+		return *x.Path
+	}
+	return ""
+}
+
+func (x *FeedChange) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *FeedChange) GetHasParent() bool {
+	if x != nil {
+		return x.HasParent
+	}
+	return false
+}
+
+func (x *FeedChange) GetParentKey() string {
+	if x != nil && x.ParentKey != nil {
+		return *x.ParentKey
+	}
+	return ""
+}
+
+func (x *FeedChange) GetDone() bool {
+	if x != nil {
+		return x.Done
+	}
+	return false
+}
+
+func (x *FeedChange) GetNote() *Note {
+	if x != nil {
+		return x.Note
+	}
+	return nil
+}
+
+func (x *FeedChange) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
+// FeedWrite is one write of changes.
+type FeedWrite struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seq   int32                  `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	// Time of the write (RFC 3339).
+	Time      string  `protobuf:"bytes,2,opt,name=time,proto3" json:"time,omitempty"`
+	Verb      string  `protobuf:"bytes,3,opt,name=verb,proto3" json:"verb,omitempty"`
+	Agent     *string `protobuf:"bytes,4,opt,name=agent,proto3,oneof" json:"agent,omitempty"`
+	Principal *string `protobuf:"bytes,5,opt,name=principal,proto3,oneof" json:"principal,omitempty"`
+	// For an undo: the write it took back; 0 otherwise.
+	Undoes int32 `protobuf:"varint,6,opt,name=undoes,proto3" json:"undoes,omitempty"`
+	// For a redo: the undo it took back; 0 otherwise.
+	Redoes int32 `protobuf:"varint,7,opt,name=redoes,proto3" json:"redoes,omitempty"`
+	// The revision the write made.
+	Revision      string        `protobuf:"bytes,8,opt,name=revision,proto3" json:"revision,omitempty"`
+	Changes       []*FeedChange `protobuf:"bytes,9,rep,name=changes,proto3" json:"changes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FeedWrite) Reset() {
+	*x = FeedWrite{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FeedWrite) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FeedWrite) ProtoMessage() {}
+
+func (x *FeedWrite) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FeedWrite.ProtoReflect.Descriptor instead.
+func (*FeedWrite) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *FeedWrite) GetSeq() int32 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *FeedWrite) GetTime() string {
+	if x != nil {
+		return x.Time
+	}
+	return ""
+}
+
+func (x *FeedWrite) GetVerb() string {
+	if x != nil {
+		return x.Verb
+	}
+	return ""
+}
+
+func (x *FeedWrite) GetAgent() string {
+	if x != nil && x.Agent != nil {
+		return *x.Agent
+	}
+	return ""
+}
+
+func (x *FeedWrite) GetPrincipal() string {
+	if x != nil && x.Principal != nil {
+		return *x.Principal
+	}
+	return ""
+}
+
+func (x *FeedWrite) GetUndoes() int32 {
+	if x != nil {
+		return x.Undoes
+	}
+	return 0
+}
+
+func (x *FeedWrite) GetRedoes() int32 {
+	if x != nil {
+		return x.Redoes
+	}
+	return 0
+}
+
+func (x *FeedWrite) GetRevision() string {
+	if x != nil {
+		return x.Revision
+	}
+	return ""
+}
+
+func (x *FeedWrite) GetChanges() []*FeedChange {
+	if x != nil {
+		return x.Changes
+	}
+	return nil
+}
+
+// ChangesResponse is the ChangesResult.
+type ChangesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The revision asked for.
+	Since string `protobuf:"bytes,1,opt,name=since,proto3" json:"since,omitempty"`
+	// The writes, oldest first.
+	Writes []*FeedWrite `protobuf:"bytes,2,rep,name=writes,proto3" json:"writes,omitempty"`
+	// The revision after the last write listed: the next since.
+	Next string `protobuf:"bytes,3,opt,name=next,proto3" json:"next,omitempty"`
+	// More writes follow next.
+	More          bool `protobuf:"varint,4,opt,name=more,proto3" json:"more,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChangesResponse) Reset() {
+	*x = ChangesResponse{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChangesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChangesResponse) ProtoMessage() {}
+
+func (x *ChangesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChangesResponse.ProtoReflect.Descriptor instead.
+func (*ChangesResponse) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *ChangesResponse) GetSince() string {
+	if x != nil {
+		return x.Since
+	}
+	return ""
+}
+
+func (x *ChangesResponse) GetWrites() []*FeedWrite {
+	if x != nil {
+		return x.Writes
+	}
+	return nil
+}
+
+func (x *ChangesResponse) GetNext() string {
+	if x != nil {
+		return x.Next
+	}
+	return ""
+}
+
+func (x *ChangesResponse) GetMore() bool {
+	if x != nil {
+		return x.More
+	}
+	return false
+}
+
 // UndoRequest names the noggin.
 type UndoRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -3506,7 +3876,7 @@ type UndoRequest struct {
 
 func (x *UndoRequest) Reset() {
 	*x = UndoRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3518,7 +3888,7 @@ func (x *UndoRequest) String() string {
 func (*UndoRequest) ProtoMessage() {}
 
 func (x *UndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[49]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3531,7 +3901,7 @@ func (x *UndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoRequest.ProtoReflect.Descriptor instead.
 func (*UndoRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{49}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *UndoRequest) GetLocation() string {
@@ -3561,7 +3931,7 @@ type UndoResponse struct {
 
 func (x *UndoResponse) Reset() {
 	*x = UndoResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3573,7 +3943,7 @@ func (x *UndoResponse) String() string {
 func (*UndoResponse) ProtoMessage() {}
 
 func (x *UndoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[50]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3586,7 +3956,7 @@ func (x *UndoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
 func (*UndoResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{50}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *UndoResponse) GetEntry() *HistoryEntry {
@@ -3617,7 +3987,7 @@ type RedoRequest struct {
 
 func (x *RedoRequest) Reset() {
 	*x = RedoRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3629,7 +3999,7 @@ func (x *RedoRequest) String() string {
 func (*RedoRequest) ProtoMessage() {}
 
 func (x *RedoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[51]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3642,7 +4012,7 @@ func (x *RedoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedoRequest.ProtoReflect.Descriptor instead.
 func (*RedoRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{51}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *RedoRequest) GetLocation() string {
@@ -3672,7 +4042,7 @@ type RedoResponse struct {
 
 func (x *RedoResponse) Reset() {
 	*x = RedoResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3684,7 +4054,7 @@ func (x *RedoResponse) String() string {
 func (*RedoResponse) ProtoMessage() {}
 
 func (x *RedoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[52]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3697,7 +4067,7 @@ func (x *RedoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedoResponse.ProtoReflect.Descriptor instead.
 func (*RedoResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{52}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *RedoResponse) GetEntry() *HistoryEntry {
@@ -3723,7 +4093,7 @@ type ProvidersRequest struct {
 
 func (x *ProvidersRequest) Reset() {
 	*x = ProvidersRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3735,7 +4105,7 @@ func (x *ProvidersRequest) String() string {
 func (*ProvidersRequest) ProtoMessage() {}
 
 func (x *ProvidersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[53]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3748,7 +4118,7 @@ func (x *ProvidersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProvidersRequest.ProtoReflect.Descriptor instead.
 func (*ProvidersRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{53}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{57}
 }
 
 // ProvidersResponse lists the registered schemes in registration order.
@@ -3762,7 +4132,7 @@ type ProvidersResponse struct {
 
 func (x *ProvidersResponse) Reset() {
 	*x = ProvidersResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3774,7 +4144,7 @@ func (x *ProvidersResponse) String() string {
 func (*ProvidersResponse) ProtoMessage() {}
 
 func (x *ProvidersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[54]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3787,7 +4157,7 @@ func (x *ProvidersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProvidersResponse.ProtoReflect.Descriptor instead.
 func (*ProvidersResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{54}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ProvidersResponse) GetProviders() []*Provider {
@@ -3806,7 +4176,7 @@ type ListRequest struct {
 
 func (x *ListRequest) Reset() {
 	*x = ListRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3818,7 +4188,7 @@ func (x *ListRequest) String() string {
 func (*ListRequest) ProtoMessage() {}
 
 func (x *ListRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[55]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3831,7 +4201,7 @@ func (x *ListRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRequest.ProtoReflect.Descriptor instead.
 func (*ListRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{55}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{59}
 }
 
 // ListResponse names the served noggins.
@@ -3848,7 +4218,7 @@ type ListResponse struct {
 
 func (x *ListResponse) Reset() {
 	*x = ListResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3860,7 +4230,7 @@ func (x *ListResponse) String() string {
 func (*ListResponse) ProtoMessage() {}
 
 func (x *ListResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[56]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3873,7 +4243,7 @@ func (x *ListResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListResponse.ProtoReflect.Descriptor instead.
 func (*ListResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{56}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *ListResponse) GetNames() []string {
@@ -3901,7 +4271,7 @@ type SnapshotRequest struct {
 
 func (x *SnapshotRequest) Reset() {
 	*x = SnapshotRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3913,7 +4283,7 @@ func (x *SnapshotRequest) String() string {
 func (*SnapshotRequest) ProtoMessage() {}
 
 func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[57]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3926,7 +4296,7 @@ func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotRequest.ProtoReflect.Descriptor instead.
 func (*SnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{57}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *SnapshotRequest) GetLocation() string {
@@ -3947,7 +4317,7 @@ type SnapshotResponse struct {
 
 func (x *SnapshotResponse) Reset() {
 	*x = SnapshotResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3959,7 +4329,7 @@ func (x *SnapshotResponse) String() string {
 func (*SnapshotResponse) ProtoMessage() {}
 
 func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[58]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3972,7 +4342,7 @@ func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
 func (*SnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{58}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *SnapshotResponse) GetDocument() *Document {
@@ -3993,7 +4363,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4005,7 +4375,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[59]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4018,7 +4388,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{59}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *WatchRequest) GetLocation() string {
@@ -4047,7 +4417,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4059,7 +4429,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[60]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4072,7 +4442,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{60}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *WatchResponse) GetInitial() bool {
@@ -4118,7 +4488,7 @@ type RunRequest struct {
 
 func (x *RunRequest) Reset() {
 	*x = RunRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4130,7 +4500,7 @@ func (x *RunRequest) String() string {
 func (*RunRequest) ProtoMessage() {}
 
 func (x *RunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[61]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4143,7 +4513,7 @@ func (x *RunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunRequest.ProtoReflect.Descriptor instead.
 func (*RunRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{61}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *RunRequest) GetRequest() string {
@@ -4173,7 +4543,7 @@ type RunResponse struct {
 
 func (x *RunResponse) Reset() {
 	*x = RunResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4185,7 +4555,7 @@ func (x *RunResponse) String() string {
 func (*RunResponse) ProtoMessage() {}
 
 func (x *RunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[62]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4198,7 +4568,7 @@ func (x *RunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunResponse.ProtoReflect.Descriptor instead.
 func (*RunResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{62}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *RunResponse) GetEnvelope() string {
@@ -4230,7 +4600,7 @@ type CallRequest struct {
 
 func (x *CallRequest) Reset() {
 	*x = CallRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4242,7 +4612,7 @@ func (x *CallRequest) String() string {
 func (*CallRequest) ProtoMessage() {}
 
 func (x *CallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[63]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4255,7 +4625,7 @@ func (x *CallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
 func (*CallRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{63}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *CallRequest) GetVerb() string {
@@ -4288,7 +4658,7 @@ type CallResponse struct {
 
 func (x *CallResponse) Reset() {
 	*x = CallResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4300,7 +4670,7 @@ func (x *CallResponse) String() string {
 func (*CallResponse) ProtoMessage() {}
 
 func (x *CallResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4313,7 +4683,7 @@ func (x *CallResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
 func (*CallResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{64}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *CallResponse) GetEnvelope() string {
@@ -4350,7 +4720,7 @@ type Change_Slot struct {
 
 func (x *Change_Slot) Reset() {
 	*x = Change_Slot{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4362,7 +4732,7 @@ func (x *Change_Slot) String() string {
 func (*Change_Slot) ProtoMessage() {}
 
 func (x *Change_Slot) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4407,7 +4777,7 @@ type Change_Added struct {
 
 func (x *Change_Added) Reset() {
 	*x = Change_Added{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4419,7 +4789,7 @@ func (x *Change_Added) String() string {
 func (*Change_Added) ProtoMessage() {}
 
 func (x *Change_Added) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4467,7 +4837,7 @@ type Change_Removed struct {
 
 func (x *Change_Removed) Reset() {
 	*x = Change_Removed{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4479,7 +4849,7 @@ func (x *Change_Removed) String() string {
 func (*Change_Removed) ProtoMessage() {}
 
 func (x *Change_Removed) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4517,7 +4887,7 @@ type Change_Moved struct {
 
 func (x *Change_Moved) Reset() {
 	*x = Change_Moved{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4529,7 +4899,7 @@ func (x *Change_Moved) String() string {
 func (*Change_Moved) ProtoMessage() {}
 
 func (x *Change_Moved) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4579,7 +4949,7 @@ type Change_Updated struct {
 
 func (x *Change_Updated) Reset() {
 	*x = Change_Updated{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4591,7 +4961,7 @@ func (x *Change_Updated) String() string {
 func (*Change_Updated) ProtoMessage() {}
 
 func (x *Change_Updated) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4634,7 +5004,7 @@ type Change_ActiveChanged struct {
 
 func (x *Change_ActiveChanged) Reset() {
 	*x = Change_ActiveChanged{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4646,7 +5016,7 @@ func (x *Change_ActiveChanged) String() string {
 func (*Change_ActiveChanged) ProtoMessage() {}
 
 func (x *Change_ActiveChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4696,7 +5066,7 @@ type ErrorDetail_Field struct {
 
 func (x *ErrorDetail_Field) Reset() {
 	*x = ErrorDetail_Field{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[71]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4708,7 +5078,7 @@ func (x *ErrorDetail_Field) String() string {
 func (*ErrorDetail_Field) ProtoMessage() {}
 
 func (x *ErrorDetail_Field) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[71]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5130,7 +5500,47 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\n" +
 	"unreadable\x18\x02 \x01(\x05R\n" +
 	"unreadable\x12\x18\n" +
-	"\amissing\x18\x03 \x01(\bR\amissing\"_\n" +
+	"\amissing\x18\x03 \x01(\bR\amissing\"g\n" +
+	"\x0eChangesRequest\x12\x1a\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\x12\x14\n" +
+	"\x05since\x18\x02 \x01(\tR\x05since\x12\x19\n" +
+	"\x05limit\x18\x03 \x01(\x05H\x00R\x05limit\x88\x01\x01B\b\n" +
+	"\x06_limit\"\xaa\x02\n" +
+	"\n" +
+	"FeedChange\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x15\n" +
+	"\x03key\x18\x02 \x01(\tH\x00R\x03key\x88\x01\x01\x12\x17\n" +
+	"\x04path\x18\x03 \x01(\tH\x01R\x04path\x88\x01\x01\x12\x14\n" +
+	"\x05title\x18\x04 \x01(\tR\x05title\x12\x1d\n" +
+	"\n" +
+	"has_parent\x18\x05 \x01(\bR\thasParent\x12\"\n" +
+	"\n" +
+	"parent_key\x18\x06 \x01(\tH\x02R\tparentKey\x88\x01\x01\x12\x12\n" +
+	"\x04done\x18\a \x01(\bR\x04done\x12#\n" +
+	"\x04note\x18\b \x01(\v2\x0f.noggin.v1.NoteR\x04note\x12\x1b\n" +
+	"\x06cursor\x18\t \x01(\tH\x03R\x06cursor\x88\x01\x01B\x06\n" +
+	"\x04_keyB\a\n" +
+	"\x05_pathB\r\n" +
+	"\v_parent_keyB\t\n" +
+	"\a_cursor\"\x98\x02\n" +
+	"\tFeedWrite\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x05R\x03seq\x12\x12\n" +
+	"\x04time\x18\x02 \x01(\tR\x04time\x12\x12\n" +
+	"\x04verb\x18\x03 \x01(\tR\x04verb\x12\x19\n" +
+	"\x05agent\x18\x04 \x01(\tH\x00R\x05agent\x88\x01\x01\x12!\n" +
+	"\tprincipal\x18\x05 \x01(\tH\x01R\tprincipal\x88\x01\x01\x12\x16\n" +
+	"\x06undoes\x18\x06 \x01(\x05R\x06undoes\x12\x16\n" +
+	"\x06redoes\x18\a \x01(\x05R\x06redoes\x12\x1a\n" +
+	"\brevision\x18\b \x01(\tR\brevision\x12/\n" +
+	"\achanges\x18\t \x03(\v2\x15.noggin.v1.FeedChangeR\achangesB\b\n" +
+	"\x06_agentB\f\n" +
+	"\n" +
+	"_principal\"}\n" +
+	"\x0fChangesResponse\x12\x14\n" +
+	"\x05since\x18\x01 \x01(\tR\x05since\x12,\n" +
+	"\x06writes\x18\x02 \x03(\v2\x14.noggin.v1.FeedWriteR\x06writes\x12\x12\n" +
+	"\x04next\x18\x03 \x01(\tR\x04next\x12\x12\n" +
+	"\x04more\x18\x04 \x01(\bR\x04more\"_\n" +
 	"\vUndoRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12$\n" +
 	"\vif_revision\x18\x02 \x01(\tH\x00R\n" +
@@ -5179,7 +5589,7 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\fCallResponse\x12\x1a\n" +
 	"\benvelope\x18\x01 \x01(\tR\benvelope\x12\x0e\n" +
 	"\x02ok\x18\x02 \x01(\bR\x02ok\x12\x12\n" +
-	"\x04text\x18\x03 \x01(\tR\x04text2\xdb\v\n" +
+	"\x04text\x18\x03 \x01(\tR\x04text2\xa2\f\n" +
 	"\rNogginService\x12<\n" +
 	"\x04Show\x12\x16.noggin.v1.ShowRequest\x1a\x17.noggin.v1.ShowResponse\"\x03\x90\x02\x01\x12E\n" +
 	"\bShowGoto\x12\x1a.noggin.v1.ShowGotoRequest\x1a\x1b.noggin.v1.ShowGotoResponse\"\x00\x129\n" +
@@ -5196,7 +5606,8 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x05Where\x12\x17.noggin.v1.WhereRequest\x1a\x18.noggin.v1.WhereResponse\"\x03\x90\x02\x01\x12K\n" +
 	"\tProviders\x12\x1b.noggin.v1.ProvidersRequest\x1a\x1c.noggin.v1.ProvidersResponse\"\x03\x90\x02\x01\x12<\n" +
 	"\x04Find\x12\x16.noggin.v1.FindRequest\x1a\x17.noggin.v1.FindResponse\"\x03\x90\x02\x01\x129\n" +
-	"\x03Log\x12\x15.noggin.v1.LogRequest\x1a\x16.noggin.v1.LogResponse\"\x03\x90\x02\x01\x12?\n" +
+	"\x03Log\x12\x15.noggin.v1.LogRequest\x1a\x16.noggin.v1.LogResponse\"\x03\x90\x02\x01\x12E\n" +
+	"\aChanges\x12\x19.noggin.v1.ChangesRequest\x1a\x1a.noggin.v1.ChangesResponse\"\x03\x90\x02\x01\x12?\n" +
 	"\x06Agents\x12\x18.noggin.v1.AgentsRequest\x1a\x19.noggin.v1.AgentsResponse\"\x00\x129\n" +
 	"\x04Undo\x12\x16.noggin.v1.UndoRequest\x1a\x17.noggin.v1.UndoResponse\"\x00\x129\n" +
 	"\x04Redo\x12\x16.noggin.v1.RedoRequest\x1a\x17.noggin.v1.RedoResponse\"\x00\x12<\n" +
@@ -5218,7 +5629,7 @@ func file_noggin_v1_noggin_proto_rawDescGZIP() []byte {
 	return file_noggin_v1_noggin_proto_rawDescData
 }
 
-var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
+var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 76)
 var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*Note)(nil),                 // 0: noggin.v1.Note
 	(*Item)(nil),                 // 1: noggin.v1.Item
@@ -5269,31 +5680,35 @@ var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*HistoryChange)(nil),        // 46: noggin.v1.HistoryChange
 	(*LogRequest)(nil),           // 47: noggin.v1.LogRequest
 	(*LogResponse)(nil),          // 48: noggin.v1.LogResponse
-	(*UndoRequest)(nil),          // 49: noggin.v1.UndoRequest
-	(*UndoResponse)(nil),         // 50: noggin.v1.UndoResponse
-	(*RedoRequest)(nil),          // 51: noggin.v1.RedoRequest
-	(*RedoResponse)(nil),         // 52: noggin.v1.RedoResponse
-	(*ProvidersRequest)(nil),     // 53: noggin.v1.ProvidersRequest
-	(*ProvidersResponse)(nil),    // 54: noggin.v1.ProvidersResponse
-	(*ListRequest)(nil),          // 55: noggin.v1.ListRequest
-	(*ListResponse)(nil),         // 56: noggin.v1.ListResponse
-	(*SnapshotRequest)(nil),      // 57: noggin.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),     // 58: noggin.v1.SnapshotResponse
-	(*WatchRequest)(nil),         // 59: noggin.v1.WatchRequest
-	(*WatchResponse)(nil),        // 60: noggin.v1.WatchResponse
-	(*RunRequest)(nil),           // 61: noggin.v1.RunRequest
-	(*RunResponse)(nil),          // 62: noggin.v1.RunResponse
-	(*CallRequest)(nil),          // 63: noggin.v1.CallRequest
-	(*CallResponse)(nil),         // 64: noggin.v1.CallResponse
-	(*Change_Slot)(nil),          // 65: noggin.v1.Change.Slot
-	(*Change_Added)(nil),         // 66: noggin.v1.Change.Added
-	(*Change_Removed)(nil),       // 67: noggin.v1.Change.Removed
-	(*Change_Moved)(nil),         // 68: noggin.v1.Change.Moved
-	(*Change_Updated)(nil),       // 69: noggin.v1.Change.Updated
-	(*Change_ActiveChanged)(nil), // 70: noggin.v1.Change.ActiveChanged
-	(*ErrorDetail_Field)(nil),    // 71: noggin.v1.ErrorDetail.Field
-	(*structpb.Struct)(nil),      // 72: google.protobuf.Struct
-	(structpb.NullValue)(0),      // 73: google.protobuf.NullValue
+	(*ChangesRequest)(nil),       // 49: noggin.v1.ChangesRequest
+	(*FeedChange)(nil),           // 50: noggin.v1.FeedChange
+	(*FeedWrite)(nil),            // 51: noggin.v1.FeedWrite
+	(*ChangesResponse)(nil),      // 52: noggin.v1.ChangesResponse
+	(*UndoRequest)(nil),          // 53: noggin.v1.UndoRequest
+	(*UndoResponse)(nil),         // 54: noggin.v1.UndoResponse
+	(*RedoRequest)(nil),          // 55: noggin.v1.RedoRequest
+	(*RedoResponse)(nil),         // 56: noggin.v1.RedoResponse
+	(*ProvidersRequest)(nil),     // 57: noggin.v1.ProvidersRequest
+	(*ProvidersResponse)(nil),    // 58: noggin.v1.ProvidersResponse
+	(*ListRequest)(nil),          // 59: noggin.v1.ListRequest
+	(*ListResponse)(nil),         // 60: noggin.v1.ListResponse
+	(*SnapshotRequest)(nil),      // 61: noggin.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),     // 62: noggin.v1.SnapshotResponse
+	(*WatchRequest)(nil),         // 63: noggin.v1.WatchRequest
+	(*WatchResponse)(nil),        // 64: noggin.v1.WatchResponse
+	(*RunRequest)(nil),           // 65: noggin.v1.RunRequest
+	(*RunResponse)(nil),          // 66: noggin.v1.RunResponse
+	(*CallRequest)(nil),          // 67: noggin.v1.CallRequest
+	(*CallResponse)(nil),         // 68: noggin.v1.CallResponse
+	(*Change_Slot)(nil),          // 69: noggin.v1.Change.Slot
+	(*Change_Added)(nil),         // 70: noggin.v1.Change.Added
+	(*Change_Removed)(nil),       // 71: noggin.v1.Change.Removed
+	(*Change_Moved)(nil),         // 72: noggin.v1.Change.Moved
+	(*Change_Updated)(nil),       // 73: noggin.v1.Change.Updated
+	(*Change_ActiveChanged)(nil), // 74: noggin.v1.Change.ActiveChanged
+	(*ErrorDetail_Field)(nil),    // 75: noggin.v1.ErrorDetail.Field
+	(*structpb.Struct)(nil),      // 76: google.protobuf.Struct
+	(structpb.NullValue)(0),      // 77: google.protobuf.NullValue
 }
 var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 0: noggin.v1.Item.notes:type_name -> noggin.v1.Note
@@ -5302,12 +5717,12 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 3: noggin.v1.Node.notes:type_name -> noggin.v1.Note
 	4,  // 4: noggin.v1.Node.children:type_name -> noggin.v1.Node
 	4,  // 5: noggin.v1.View.items:type_name -> noggin.v1.Node
-	66, // 6: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
-	67, // 7: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
-	68, // 8: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
-	69, // 9: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
-	70, // 10: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
-	71, // 11: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
+	70, // 6: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
+	71, // 7: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
+	72, // 8: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
+	73, // 9: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
+	74, // 10: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
+	75, // 11: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
 	5,  // 12: noggin.v1.ShowResponse.view:type_name -> noggin.v1.View
 	7,  // 13: noggin.v1.ShowGotoRequest.goto:type_name -> noggin.v1.Goto
 	5,  // 14: noggin.v1.ShowGotoResponse.view:type_name -> noggin.v1.View
@@ -5335,72 +5750,77 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	43, // 36: noggin.v1.FindResponse.matches:type_name -> noggin.v1.FindMatch
 	46, // 37: noggin.v1.HistoryEntry.changes:type_name -> noggin.v1.HistoryChange
 	45, // 38: noggin.v1.LogResponse.entries:type_name -> noggin.v1.HistoryEntry
-	45, // 39: noggin.v1.UndoResponse.entry:type_name -> noggin.v1.HistoryEntry
-	5,  // 40: noggin.v1.UndoResponse.view:type_name -> noggin.v1.View
-	45, // 41: noggin.v1.RedoResponse.entry:type_name -> noggin.v1.HistoryEntry
-	5,  // 42: noggin.v1.RedoResponse.view:type_name -> noggin.v1.View
-	8,  // 43: noggin.v1.ProvidersResponse.providers:type_name -> noggin.v1.Provider
-	2,  // 44: noggin.v1.SnapshotResponse.document:type_name -> noggin.v1.Document
-	11, // 45: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
-	2,  // 46: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
-	12, // 47: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
-	72, // 48: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
-	65, // 49: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
-	65, // 50: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
-	73, // 51: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
-	13, // 52: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
-	15, // 53: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
-	17, // 54: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
-	19, // 55: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
-	21, // 56: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
-	23, // 57: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
-	25, // 58: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
-	27, // 59: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
-	29, // 60: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
-	31, // 61: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
-	33, // 62: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
-	35, // 63: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
-	37, // 64: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
-	53, // 65: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
-	42, // 66: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
-	47, // 67: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
-	39, // 68: noggin.v1.NogginService.Agents:input_type -> noggin.v1.AgentsRequest
-	49, // 69: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
-	51, // 70: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
-	55, // 71: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
-	57, // 72: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
-	63, // 73: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
-	61, // 74: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
-	59, // 75: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
-	14, // 76: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
-	16, // 77: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
-	18, // 78: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
-	20, // 79: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
-	22, // 80: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
-	24, // 81: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
-	26, // 82: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
-	28, // 83: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
-	30, // 84: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
-	32, // 85: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
-	34, // 86: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
-	36, // 87: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
-	38, // 88: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
-	54, // 89: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
-	44, // 90: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
-	48, // 91: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
-	40, // 92: noggin.v1.NogginService.Agents:output_type -> noggin.v1.AgentsResponse
-	50, // 93: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
-	52, // 94: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
-	56, // 95: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
-	58, // 96: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
-	64, // 97: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
-	62, // 98: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
-	60, // 99: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
-	76, // [76:100] is the sub-list for method output_type
-	52, // [52:76] is the sub-list for method input_type
-	52, // [52:52] is the sub-list for extension type_name
-	52, // [52:52] is the sub-list for extension extendee
-	0,  // [0:52] is the sub-list for field type_name
+	0,  // 39: noggin.v1.FeedChange.note:type_name -> noggin.v1.Note
+	50, // 40: noggin.v1.FeedWrite.changes:type_name -> noggin.v1.FeedChange
+	51, // 41: noggin.v1.ChangesResponse.writes:type_name -> noggin.v1.FeedWrite
+	45, // 42: noggin.v1.UndoResponse.entry:type_name -> noggin.v1.HistoryEntry
+	5,  // 43: noggin.v1.UndoResponse.view:type_name -> noggin.v1.View
+	45, // 44: noggin.v1.RedoResponse.entry:type_name -> noggin.v1.HistoryEntry
+	5,  // 45: noggin.v1.RedoResponse.view:type_name -> noggin.v1.View
+	8,  // 46: noggin.v1.ProvidersResponse.providers:type_name -> noggin.v1.Provider
+	2,  // 47: noggin.v1.SnapshotResponse.document:type_name -> noggin.v1.Document
+	11, // 48: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
+	2,  // 49: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
+	12, // 50: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
+	76, // 51: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
+	69, // 52: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
+	69, // 53: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
+	77, // 54: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
+	13, // 55: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
+	15, // 56: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
+	17, // 57: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
+	19, // 58: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
+	21, // 59: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
+	23, // 60: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
+	25, // 61: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
+	27, // 62: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
+	29, // 63: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
+	31, // 64: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
+	33, // 65: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
+	35, // 66: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
+	37, // 67: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
+	57, // 68: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
+	42, // 69: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
+	47, // 70: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
+	49, // 71: noggin.v1.NogginService.Changes:input_type -> noggin.v1.ChangesRequest
+	39, // 72: noggin.v1.NogginService.Agents:input_type -> noggin.v1.AgentsRequest
+	53, // 73: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
+	55, // 74: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
+	59, // 75: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
+	61, // 76: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
+	67, // 77: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
+	65, // 78: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
+	63, // 79: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
+	14, // 80: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
+	16, // 81: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
+	18, // 82: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
+	20, // 83: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
+	22, // 84: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
+	24, // 85: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
+	26, // 86: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
+	28, // 87: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
+	30, // 88: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
+	32, // 89: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
+	34, // 90: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
+	36, // 91: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
+	38, // 92: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
+	58, // 93: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
+	44, // 94: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
+	48, // 95: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
+	52, // 96: noggin.v1.NogginService.Changes:output_type -> noggin.v1.ChangesResponse
+	40, // 97: noggin.v1.NogginService.Agents:output_type -> noggin.v1.AgentsResponse
+	54, // 98: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
+	56, // 99: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
+	60, // 100: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
+	62, // 101: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
+	68, // 102: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
+	66, // 103: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
+	64, // 104: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
+	80, // [80:105] is the sub-list for method output_type
+	55, // [55:80] is the sub-list for method input_type
+	55, // [55:55] is the sub-list for extension type_name
+	55, // [55:55] is the sub-list for extension extendee
+	0,  // [0:55] is the sub-list for field type_name
 }
 
 func init() { file_noggin_v1_noggin_proto_init() }
@@ -5443,11 +5863,14 @@ func file_noggin_v1_noggin_proto_init() {
 	file_noggin_v1_noggin_proto_msgTypes[46].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[47].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[49].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[50].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[51].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[65].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[66].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[53].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[55].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[69].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[70].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[71].OneofWrappers = []any{
+	file_noggin_v1_noggin_proto_msgTypes[74].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[75].OneofWrappers = []any{
 		(*ErrorDetail_Field_StringValue)(nil),
 		(*ErrorDetail_Field_IntValue)(nil),
 		(*ErrorDetail_Field_BoolValue)(nil),
@@ -5459,7 +5882,7 @@ func file_noggin_v1_noggin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_noggin_v1_noggin_proto_rawDesc), len(file_noggin_v1_noggin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   72,
+			NumMessages:   76,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -83,6 +83,8 @@ const (
 	NogginServiceFindProcedure = "/noggin.v1.NogginService/Find"
 	// NogginServiceLogProcedure is the fully-qualified name of the NogginService's Log RPC.
 	NogginServiceLogProcedure = "/noggin.v1.NogginService/Log"
+	// NogginServiceChangesProcedure is the fully-qualified name of the NogginService's Changes RPC.
+	NogginServiceChangesProcedure = "/noggin.v1.NogginService/Changes"
 	// NogginServiceAgentsProcedure is the fully-qualified name of the NogginService's Agents RPC.
 	NogginServiceAgentsProcedure = "/noggin.v1.NogginService/Agents"
 	// NogginServiceUndoProcedure is the fully-qualified name of the NogginService's Undo RPC.
@@ -138,6 +140,9 @@ type NogginServiceClient interface {
 	Find(context.Context, *connect.Request[v1.FindRequest]) (*connect.Response[v1.FindResponse], error)
 	// Log lists the noggin's history of writes, newest first. Never writes.
 	Log(context.Context, *connect.Request[v1.LogRequest]) (*connect.Response[v1.LogResponse], error)
+	// Changes lists the writes after a revision (an answer's), oldest first,
+	// a page at a time. Never writes.
+	Changes(context.Context, *connect.Request[v1.ChangesRequest]) (*connect.Response[v1.ChangesResponse], error)
 	// Agents lists the agents' cursors; with forget it drops one first.
 	Agents(context.Context, *connect.Request[v1.AgentsRequest]) (*connect.Response[v1.AgentsResponse], error)
 	// Undo takes back the newest write not yet undone, only if the noggin is
@@ -287,6 +292,13 @@ func NewNogginServiceClient(httpClient connect.HTTPClient, baseURL string, opts 
 			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 			connect.WithClientOptions(opts...),
 		),
+		changes: connect.NewClient[v1.ChangesRequest, v1.ChangesResponse](
+			httpClient,
+			baseURL+NogginServiceChangesProcedure,
+			connect.WithSchema(nogginServiceMethods.ByName("Changes")),
+			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+			connect.WithClientOptions(opts...),
+		),
 		agents: connect.NewClient[v1.AgentsRequest, v1.AgentsResponse](
 			httpClient,
 			baseURL+NogginServiceAgentsProcedure,
@@ -358,6 +370,7 @@ type nogginServiceClient struct {
 	providers *connect.Client[v1.ProvidersRequest, v1.ProvidersResponse]
 	find      *connect.Client[v1.FindRequest, v1.FindResponse]
 	log       *connect.Client[v1.LogRequest, v1.LogResponse]
+	changes   *connect.Client[v1.ChangesRequest, v1.ChangesResponse]
 	agents    *connect.Client[v1.AgentsRequest, v1.AgentsResponse]
 	undo      *connect.Client[v1.UndoRequest, v1.UndoResponse]
 	redo      *connect.Client[v1.RedoRequest, v1.RedoResponse]
@@ -448,6 +461,11 @@ func (c *nogginServiceClient) Log(ctx context.Context, req *connect.Request[v1.L
 	return c.log.CallUnary(ctx, req)
 }
 
+// Changes calls noggin.v1.NogginService.Changes.
+func (c *nogginServiceClient) Changes(ctx context.Context, req *connect.Request[v1.ChangesRequest]) (*connect.Response[v1.ChangesResponse], error) {
+	return c.changes.CallUnary(ctx, req)
+}
+
 // Agents calls noggin.v1.NogginService.Agents.
 func (c *nogginServiceClient) Agents(ctx context.Context, req *connect.Request[v1.AgentsRequest]) (*connect.Response[v1.AgentsResponse], error) {
 	return c.agents.CallUnary(ctx, req)
@@ -525,6 +543,9 @@ type NogginServiceHandler interface {
 	Find(context.Context, *connect.Request[v1.FindRequest]) (*connect.Response[v1.FindResponse], error)
 	// Log lists the noggin's history of writes, newest first. Never writes.
 	Log(context.Context, *connect.Request[v1.LogRequest]) (*connect.Response[v1.LogResponse], error)
+	// Changes lists the writes after a revision (an answer's), oldest first,
+	// a page at a time. Never writes.
+	Changes(context.Context, *connect.Request[v1.ChangesRequest]) (*connect.Response[v1.ChangesResponse], error)
 	// Agents lists the agents' cursors; with forget it drops one first.
 	Agents(context.Context, *connect.Request[v1.AgentsRequest]) (*connect.Response[v1.AgentsResponse], error)
 	// Undo takes back the newest write not yet undone, only if the noggin is
@@ -670,6 +691,13 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 		connect.WithHandlerOptions(opts...),
 	)
+	nogginServiceChangesHandler := connect.NewUnaryHandler(
+		NogginServiceChangesProcedure,
+		svc.Changes,
+		connect.WithSchema(nogginServiceMethods.ByName("Changes")),
+		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+		connect.WithHandlerOptions(opts...),
+	)
 	nogginServiceAgentsHandler := connect.NewUnaryHandler(
 		NogginServiceAgentsProcedure,
 		svc.Agents,
@@ -754,6 +782,8 @@ func NewNogginServiceHandler(svc NogginServiceHandler, opts ...connect.HandlerOp
 			nogginServiceFindHandler.ServeHTTP(w, r)
 		case NogginServiceLogProcedure:
 			nogginServiceLogHandler.ServeHTTP(w, r)
+		case NogginServiceChangesProcedure:
+			nogginServiceChangesHandler.ServeHTTP(w, r)
 		case NogginServiceAgentsProcedure:
 			nogginServiceAgentsHandler.ServeHTTP(w, r)
 		case NogginServiceUndoProcedure:
@@ -841,6 +871,10 @@ func (UnimplementedNogginServiceHandler) Find(context.Context, *connect.Request[
 
 func (UnimplementedNogginServiceHandler) Log(context.Context, *connect.Request[v1.LogRequest]) (*connect.Response[v1.LogResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Log is not implemented"))
+}
+
+func (UnimplementedNogginServiceHandler) Changes(context.Context, *connect.Request[v1.ChangesRequest]) (*connect.Response[v1.ChangesResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("noggin.v1.NogginService.Changes is not implemented"))
 }
 
 func (UnimplementedNogginServiceHandler) Agents(context.Context, *connect.Request[v1.AgentsRequest]) (*connect.Response[v1.AgentsResponse], error) {

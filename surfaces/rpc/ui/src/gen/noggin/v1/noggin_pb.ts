@@ -30,7 +30,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file noggin/v1/noggin.proto.
  */
 export const file_noggin_v1_noggin: GenFile = /*@__PURE__*/
-  fileDesc("ChZub2dnaW4vdjEvbm9nZ2luLnByb3RvEglub2dnaW4udjEiOgoETm90ZRIWCgl0aW1lc3RhbXAYASABKAlIAIgBARIMCgR0ZXh0GAIgASgJQgwKCl90aW1lc3RhbXAioAEKBEl0ZW0SCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARINCgV0aXRsZRgDIAEoCRIMCgRkb25lGAQgASgIEhcKCmNyZWF0ZWRfYXQYBSABKAlIAYgBARIeCgVub3RlcxgGIAMoCzIPLm5vZ2dpbi52MS5Ob3RlQg0KC19wYXJlbnRfa2V5Qg0KC19jcmVhdGVkX2F0IoYBCghEb2N1bWVudBIWCg5zY2hlbWFfdmVyc2lvbhgBIAEoBRITCgZhY3RpdmUYAiABKAlIAIgBARIeCgVpdGVtcxgDIAMoCzIPLm5vZ2dpbi52MS5JdGVtEiIKB2N1cnNvcnMYBCADKAsyES5ub2dnaW4udjEuQ3Vyc29yQgkKB19hY3RpdmUiMQoGQ3Vyc29yEg0KBWFnZW50GAEgASgJEhAKA2tleRgCIAEoCUgAiAEBQgYKBF9rZXki9QEKBE5vZGUSCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARIMCgRwYXRoGAMgASgJEhAKCHBvc2l0aW9uGAQgASgFEg0KBXRpdGxlGAUgASgJEgwKBGRvbmUYBiABKAgSFwoKY3JlYXRlZF9hdBgHIAEoCUgBiAEBEh4KBW5vdGVzGAggAygLMg8ubm9nZ2luLnYxLk5vdGUSEAoIZXhwYW5kZWQYCSABKAgSIQoIY2hpbGRyZW4YCiADKAsyDy5ub2dnaW4udjEuTm9kZUINCgtfcGFyZW50X2tleUINCgtfY3JlYXRlZF9hdCKsAQoEVmlldxIYCgthY3RpdmVfcGF0aBgBIAEoCUgAiAEBEhcKCmFjdGl2ZV9rZXkYAiABKAlIAYgBARISCgp0YXJnZXRfa2V5GAMgASgJEh4KBWl0ZW1zGAQgAygLMg8ubm9nZ2luLnYxLk5vZGUSEwoGY3Vyc29yGAUgASgJSAKIAQFCDgoMX2FjdGl2ZV9wYXRoQg0KC19hY3RpdmVfa2V5QgkKB19jdXJzb3IiKQoJUGxhY2VtZW50EgwKBGtpbmQYASABKAkSDgoGYW5jaG9yGAIgASgJIjAKBEdvdG8SDgoEc2VsZhgBIAEoCEgAEg4KBHBhdGgYAiABKAlIAEIICgZ0YXJnZXQiGgoIUHJvdmlkZXISDgoGc2NoZW1lGAEgASgJIjcKC0RlbGV0ZWRJdGVtEgsKA2tleRgBIAEoCRIMCgRwYXRoGAIgASgJEg0KBXRpdGxlGAMgASgJIisKB0tleVBhaXISDwoHb2xkX2tleRgBIAEoCRIPCgduZXdfa2V5GAIgASgJIvIECgZDaGFuZ2USKAoFYWRkZWQYASABKAsyFy5ub2dnaW4udjEuQ2hhbmdlLkFkZGVkSAASLAoHcmVtb3ZlZBgCIAEoCzIZLm5vZ2dpbi52MS5DaGFuZ2UuUmVtb3ZlZEgAEigKBW1vdmVkGAMgASgLMhcubm9nZ2luLnYxLkNoYW5nZS5Nb3ZlZEgAEiwKB3VwZGF0ZWQYBCABKAsyGS5ub2dnaW4udjEuQ2hhbmdlLlVwZGF0ZWRIABI5Cg5hY3RpdmVfY2hhbmdlZBgFIAEoCzIfLm5vZ2dpbi52MS5DaGFuZ2UuQWN0aXZlQ2hhbmdlZEgAGkAKBFNsb3QSFwoKcGFyZW50X2tleRgBIAEoCUgAiAEBEhAKCHBvc2l0aW9uGAIgASgFQg0KC19wYXJlbnRfa2V5Gk4KBUFkZGVkEgsKA2tleRgBIAEoCRIXCgpwYXJlbnRfa2V5GAIgASgJSACIAQESEAoIcG9zaXRpb24YAyABKAVCDQoLX3BhcmVudF9rZXkaFgoHUmVtb3ZlZBILCgNrZXkYASABKAkaXgoFTW92ZWQSCwoDa2V5GAEgASgJEiQKBGZyb20YAiABKAsyFi5ub2dnaW4udjEuQ2hhbmdlLlNsb3QSIgoCdG8YAyABKAsyFi5ub2dnaW4udjEuQ2hhbmdlLlNsb3QaJgoHVXBkYXRlZBILCgNrZXkYASABKAkSDgoGZmllbGRzGAIgAygJGkMKDUFjdGl2ZUNoYW5nZWQSEQoEZnJvbRgBIAEoCUgAiAEBEg8KAnRvGAIgASgJSAGIAQFCBwoFX2Zyb21CBQoDX3RvQgYKBGtpbmQisgIKC0Vycm9yRGV0YWlsEgwKBGNvZGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIRCglleGl0X2NvZGUYAyABKAUSKgoEZGF0YRgEIAMoCzIcLm5vZ2dpbi52MS5FcnJvckRldGFpbC5GaWVsZBIPCgdsaXRlcmFsGAUgASgIEgwKBHZlcmIYBiABKAkSEAoIZW52ZWxvcGUYByABKAkakwEKBUZpZWxkEgwKBG5hbWUYASABKAkSFgoMc3RyaW5nX3ZhbHVlGAIgASgJSAASEwoJaW50X3ZhbHVlGAMgASgDSAASFAoKYm9vbF92YWx1ZRgEIAEoCEgAEjAKCm51bGxfdmFsdWUYBSABKA4yGi5nb29nbGUucHJvdG9idWYuTnVsbFZhbHVlSABCBwoFdmFsdWUicwoLU2hvd1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRITCgtub19jaGlsZHJlbhgDIAEoCBIVCg13aXRoX3NpYmxpbmdzGAQgASgIEhgKEHdpdGhfZGVzY2VuZGFudHMYBSABKAgiLQoMU2hvd1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKWAQoPU2hvd0dvdG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSEwoLbm9fY2hpbGRyZW4YAyABKAgSFQoNd2l0aF9zaWJsaW5ncxgEIAEoCBIYChB3aXRoX2Rlc2NlbmRhbnRzGAUgASgIEh0KBGdvdG8YBiABKAsyDy5ub2dnaW4udjEuR290byIxChBTaG93R290b1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyJYCgtQdXNoUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRINCgV0aXRsZRgCIAEoCRIYCgtpZl9yZXZpc2lvbhgDIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiItCgxQdXNoUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3Ip8BCgpBZGRSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXRpdGxlGAIgASgJEicKCXBsYWNlbWVudBgDIAEoCzIULm5vZ2dpbi52MS5QbGFjZW1lbnQSHQoEZ290bxgEIAEoCzIPLm5vZ2dpbi52MS5Hb3RvEhgKC2lmX3JldmlzaW9uGAUgASgJSACIAQFCDgoMX2lmX3JldmlzaW9uIiwKC0FkZFJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKfAQoLTW92ZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRInCglwbGFjZW1lbnQYAyABKAsyFC5ub2dnaW4udjEuUGxhY2VtZW50Eh0KBGdvdG8YBCABKAsyDy5ub2dnaW4udjEuR290bxIYCgtpZl9yZXZpc2lvbhgFIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiItCgxNb3ZlUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3IlcKC0dvdG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSGAoLaWZfcmV2aXNpb24YAyABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24iLQoMR290b1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKYAQoLRG9uZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRINCgVmb3JjZRgDIAEoCBIRCgljbG9zZV9hbGwYBCABKAgSHQoEZ290bxgFIAEoCzIPLm5vZ2dpbi52MS5Hb3RvEhgKC2lmX3JldmlzaW9uGAYgASgJSACIAQFCDgoMX2lmX3JldmlzaW9uIi0KDERvbmVSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXcipQEKClBvcFJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSEQoEcGF0aBgCIAEoCUgAiAEBEg0KBWZvcmNlGAMgASgIEhEKCWNsb3NlX2FsbBgEIAEoCBIdCgRnb3RvGAUgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBiABKAlIAYgBAUIHCgVfcGF0aEIOCgxfaWZfcmV2aXNpb24iLAoLUG9wUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3ItIBCgtFZGl0UmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEhEKBGRvbmUYAyABKAhIAIgBARISCgV0aXRsZRgEIAEoCUgBiAEBEg0KBWZvcmNlGAUgASgIEhEKCWNsb3NlX2FsbBgGIAEoCBIdCgRnb3RvGAcgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YCCABKAlIAogBAUIHCgVfZG9uZUIICgZfdGl0bGVCDgoMX2lmX3JldmlzaW9uIi0KDEVkaXRSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXcihAEKC05vdGVSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSDAoEdGV4dBgDIAEoCRIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBSABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24iLQoMTm90ZVJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKLAQoNRGVsZXRlUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEhEKCXJlY3Vyc2l2ZRgDIAEoCBIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBSABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24icgoORGVsZXRlUmVzcG9uc2USJwoHZGVsZXRlZBgBIAEoCzIWLm5vZ2dpbi52MS5EZWxldGVkSXRlbRIYChBkZXNjZW5kYW50X2NvdW50GAIgASgFEh0KBHZpZXcYAyABKAsyDy5ub2dnaW4udjEuVmlldyI9CgtDb3B5UmVxdWVzdBIXCg9zb3VyY2VfbG9jYXRpb24YASABKAkSFQoNZGVzdF9sb2NhdGlvbhgCIAEoCSJDCgxDb3B5UmVzcG9uc2USDgoGY29waWVkGAEgASgFEiMKB21hcHBpbmcYAiADKAsyEi5ub2dnaW4udjEuS2V5UGFpciIgCgxXaGVyZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkiPwoNV2hlcmVSZXNwb25zZRIQCghsb2NhdGlvbhgBIAEoCRISCgVhZ2VudBgCIAEoCUgAiAEBQggKBl9hZ2VudCJrCg1BZ2VudHNSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEhMKBmZvcmdldBgCIAEoCUgAiAEBEhgKC2lmX3JldmlzaW9uGAMgASgJSAGIAQFCCQoHX2ZvcmdldEIOCgxfaWZfcmV2aXNpb24iXgoOQWdlbnRzUmVzcG9uc2USFgoJZm9yZ290dGVuGAEgASgJSACIAQESJgoGYWdlbnRzGAIgAygLMhYubm9nZ2luLnYxLkFnZW50Q3Vyc29yQgwKCl9mb3Jnb3R0ZW4icAoLQWdlbnRDdXJzb3ISDQoFYWdlbnQYASABKAkSEAoDa2V5GAIgASgJSACIAQESEQoEcGF0aBgDIAEoCUgBiAEBEhIKBXRpdGxlGAQgASgJSAKIAQFCBgoEX2tleUIHCgVfcGF0aEIICgZfdGl0bGUijwEKC0ZpbmRSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXF1ZXJ5GAIgASgJEgwKBG9wZW4YAyABKAgSDAoEZG9uZRgEIAEoCBINCgV1bmRlchgFIAEoCRISCgVsaW1pdBgGIAEoBUgAiAEBEg8KAmJ5GAcgASgJSAGIAQFCCAoGX2xpbWl0QgUKA19ieSJcCglGaW5kTWF0Y2gSCwoDa2V5GAEgASgJEgwKBHBhdGgYAiABKAkSDQoFdGl0bGUYAyABKAkSDAoEZG9uZRgEIAEoCBIXCg9ub3RlX3RpbWVzdGFtcHMYBSADKAkiRAoMRmluZFJlc3BvbnNlEiUKB21hdGNoZXMYASADKAsyFC5ub2dnaW4udjEuRmluZE1hdGNoEg0KBXRvdGFsGAIgASgFItcBCgxIaXN0b3J5RW50cnkSCwoDc2VxGAEgASgFEgwKBHRpbWUYAiABKAkSDAoEdmVyYhgDIAEoCRIOCgZ1bmRvZXMYBCABKAUSDgoGcmVkb2VzGAUgASgFEg8KB3N1bW1hcnkYBiABKAkSKQoHY2hhbmdlcxgHIAMoCzIYLm5vZ2dpbi52MS5IaXN0b3J5Q2hhbmdlEhIKBWFnZW50GAggASgJSACIAQESFgoJcHJpbmNpcGFsGAkgASgJSAGIAQFCCAoGX2FnZW50QgwKCl9wcmluY2lwYWwiZgoNSGlzdG9yeUNoYW5nZRIMCgRraW5kGAEgASgJEhAKA2tleRgCIAEoCUgAiAEBEg0KBXRpdGxlGAMgASgJEhMKBmN1cnNvchgEIAEoCUgBiAEBQgYKBF9rZXlCCQoHX2N1cnNvciJUCgpMb2dSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEhIKBWxpbWl0GAIgASgFSACIAQESDwoCYnkYAyABKAlIAYgBAUIICgZfbGltaXRCBQoDX2J5IlwKC0xvZ1Jlc3BvbnNlEigKB2VudHJpZXMYASADKAsyFy5ub2dnaW4udjEuSGlzdG9yeUVudHJ5EhIKCnVucmVhZGFibGUYAiABKAUSDwoHbWlzc2luZxgDIAEoCCJJCgtVbmRvUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIYCgtpZl9yZXZpc2lvbhgCIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiJVCgxVbmRvUmVzcG9uc2USJgoFZW50cnkYASABKAsyFy5ub2dnaW4udjEuSGlzdG9yeUVudHJ5Eh0KBHZpZXcYAiABKAsyDy5ub2dnaW4udjEuVmlldyJJCgtSZWRvUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIYCgtpZl9yZXZpc2lvbhgCIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiJVCgxSZWRvUmVzcG9uc2USJgoFZW50cnkYASABKAsyFy5ub2dnaW4udjEuSGlzdG9yeUVudHJ5Eh0KBHZpZXcYAiABKAsyDy5ub2dnaW4udjEuVmlldyISChBQcm92aWRlcnNSZXF1ZXN0IjsKEVByb3ZpZGVyc1Jlc3BvbnNlEiYKCXByb3ZpZGVycxgBIAMoCzITLm5vZ2dpbi52MS5Qcm92aWRlciINCgtMaXN0UmVxdWVzdCIwCgxMaXN0UmVzcG9uc2USDQoFbmFtZXMYASADKAkSEQoJdHJ1bmNhdGVkGAIgASgIIiMKD1NuYXBzaG90UmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCSI5ChBTbmFwc2hvdFJlc3BvbnNlEiUKCGRvY3VtZW50GAEgASgLMhMubm9nZ2luLnYxLkRvY3VtZW50IiAKDFdhdGNoUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCSKSAQoNV2F0Y2hSZXNwb25zZRIPCgdpbml0aWFsGAEgASgIEiIKB2NoYW5nZXMYAiADKAsyES5ub2dnaW4udjEuQ2hhbmdlEiUKCGRvY3VtZW50GAMgASgLMhMubm9nZ2luLnYxLkRvY3VtZW50EiUKBWVycm9yGAQgASgLMhYubm9nZ2luLnYxLkVycm9yRGV0YWlsIjEKClJ1blJlcXVlc3QSDwoHcmVxdWVzdBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJIjEKC1J1blJlc3BvbnNlEhAKCGVudmVsb3BlGAEgASgJEgoKAm9rGAIgASgISgQIAxAEIkcKC0NhbGxSZXF1ZXN0EgwKBHZlcmIYASABKAkSKgoJYXJndW1lbnRzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCI6CgxDYWxsUmVzcG9uc2USEAoIZW52ZWxvcGUYASABKAkSCgoCb2sYAiABKAgSDAoEdGV4dBgDIAEoCTLbCwoNTm9nZ2luU2VydmljZRI8CgRTaG93EhYubm9nZ2luLnYxLlNob3dSZXF1ZXN0Ghcubm9nZ2luLnYxLlNob3dSZXNwb25zZSIDkAIBEkUKCFNob3dHb3RvEhoubm9nZ2luLnYxLlNob3dHb3RvUmVxdWVzdBobLm5vZ2dpbi52MS5TaG93R290b1Jlc3BvbnNlIgASOQoEUHVzaBIWLm5vZ2dpbi52MS5QdXNoUmVxdWVzdBoXLm5vZ2dpbi52MS5QdXNoUmVzcG9uc2UiABI2CgNBZGQSFS5ub2dnaW4udjEuQWRkUmVxdWVzdBoWLm5vZ2dpbi52MS5BZGRSZXNwb25zZSIAEjkKBE1vdmUSFi5ub2dnaW4udjEuTW92ZVJlcXVlc3QaFy5ub2dnaW4udjEuTW92ZVJlc3BvbnNlIgASOQoER290bxIWLm5vZ2dpbi52MS5Hb3RvUmVxdWVzdBoXLm5vZ2dpbi52MS5Hb3RvUmVzcG9uc2UiABI5CgREb25lEhYubm9nZ2luLnYxLkRvbmVSZXF1ZXN0Ghcubm9nZ2luLnYxLkRvbmVSZXNwb25zZSIAEjYKA1BvcBIVLm5vZ2dpbi52MS5Qb3BSZXF1ZXN0GhYubm9nZ2luLnYxLlBvcFJlc3BvbnNlIgASOQoERWRpdBIWLm5vZ2dpbi52MS5FZGl0UmVxdWVzdBoXLm5vZ2dpbi52MS5FZGl0UmVzcG9uc2UiABI5CgROb3RlEhYubm9nZ2luLnYxLk5vdGVSZXF1ZXN0Ghcubm9nZ2luLnYxLk5vdGVSZXNwb25zZSIAEj8KBkRlbGV0ZRIYLm5vZ2dpbi52MS5EZWxldGVSZXF1ZXN0Ghkubm9nZ2luLnYxLkRlbGV0ZVJlc3BvbnNlIgASOQoEQ29weRIWLm5vZ2dpbi52MS5Db3B5UmVxdWVzdBoXLm5vZ2dpbi52MS5Db3B5UmVzcG9uc2UiABI/CgVXaGVyZRIXLm5vZ2dpbi52MS5XaGVyZVJlcXVlc3QaGC5ub2dnaW4udjEuV2hlcmVSZXNwb25zZSIDkAIBEksKCVByb3ZpZGVycxIbLm5vZ2dpbi52MS5Qcm92aWRlcnNSZXF1ZXN0Ghwubm9nZ2luLnYxLlByb3ZpZGVyc1Jlc3BvbnNlIgOQAgESPAoERmluZBIWLm5vZ2dpbi52MS5GaW5kUmVxdWVzdBoXLm5vZ2dpbi52MS5GaW5kUmVzcG9uc2UiA5ACARI5CgNMb2cSFS5ub2dnaW4udjEuTG9nUmVxdWVzdBoWLm5vZ2dpbi52MS5Mb2dSZXNwb25zZSIDkAIBEj8KBkFnZW50cxIYLm5vZ2dpbi52MS5BZ2VudHNSZXF1ZXN0Ghkubm9nZ2luLnYxLkFnZW50c1Jlc3BvbnNlIgASOQoEVW5kbxIWLm5vZ2dpbi52MS5VbmRvUmVxdWVzdBoXLm5vZ2dpbi52MS5VbmRvUmVzcG9uc2UiABI5CgRSZWRvEhYubm9nZ2luLnYxLlJlZG9SZXF1ZXN0Ghcubm9nZ2luLnYxLlJlZG9SZXNwb25zZSIAEjwKBExpc3QSFi5ub2dnaW4udjEuTGlzdFJlcXVlc3QaFy5ub2dnaW4udjEuTGlzdFJlc3BvbnNlIgOQAgESSAoIU25hcHNob3QSGi5ub2dnaW4udjEuU25hcHNob3RSZXF1ZXN0Ghsubm9nZ2luLnYxLlNuYXBzaG90UmVzcG9uc2UiA5ACARI5CgRDYWxsEhYubm9nZ2luLnYxLkNhbGxSZXF1ZXN0Ghcubm9nZ2luLnYxLkNhbGxSZXNwb25zZSIAEjYKA1J1bhIVLm5vZ2dpbi52MS5SdW5SZXF1ZXN0GhYubm9nZ2luLnYxLlJ1blJlc3BvbnNlIgASPgoFV2F0Y2gSFy5ub2dnaW4udjEuV2F0Y2hSZXF1ZXN0Ghgubm9nZ2luLnYxLldhdGNoUmVzcG9uc2UiADABQkFaP2dpdGh1Yi5jb20vbm9nZ2luLWdvL25vZ2dpbi9zdXJmYWNlcy9ycGMvZ2VuL25vZ2dpbi92MTtub2dnaW52MWIGcHJvdG8z", [file_google_protobuf_struct]);
+  fileDesc("ChZub2dnaW4vdjEvbm9nZ2luLnByb3RvEglub2dnaW4udjEiOgoETm90ZRIWCgl0aW1lc3RhbXAYASABKAlIAIgBARIMCgR0ZXh0GAIgASgJQgwKCl90aW1lc3RhbXAioAEKBEl0ZW0SCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARINCgV0aXRsZRgDIAEoCRIMCgRkb25lGAQgASgIEhcKCmNyZWF0ZWRfYXQYBSABKAlIAYgBARIeCgVub3RlcxgGIAMoCzIPLm5vZ2dpbi52MS5Ob3RlQg0KC19wYXJlbnRfa2V5Qg0KC19jcmVhdGVkX2F0IoYBCghEb2N1bWVudBIWCg5zY2hlbWFfdmVyc2lvbhgBIAEoBRITCgZhY3RpdmUYAiABKAlIAIgBARIeCgVpdGVtcxgDIAMoCzIPLm5vZ2dpbi52MS5JdGVtEiIKB2N1cnNvcnMYBCADKAsyES5ub2dnaW4udjEuQ3Vyc29yQgkKB19hY3RpdmUiMQoGQ3Vyc29yEg0KBWFnZW50GAEgASgJEhAKA2tleRgCIAEoCUgAiAEBQgYKBF9rZXki9QEKBE5vZGUSCwoDa2V5GAEgASgJEhcKCnBhcmVudF9rZXkYAiABKAlIAIgBARIMCgRwYXRoGAMgASgJEhAKCHBvc2l0aW9uGAQgASgFEg0KBXRpdGxlGAUgASgJEgwKBGRvbmUYBiABKAgSFwoKY3JlYXRlZF9hdBgHIAEoCUgBiAEBEh4KBW5vdGVzGAggAygLMg8ubm9nZ2luLnYxLk5vdGUSEAoIZXhwYW5kZWQYCSABKAgSIQoIY2hpbGRyZW4YCiADKAsyDy5ub2dnaW4udjEuTm9kZUINCgtfcGFyZW50X2tleUINCgtfY3JlYXRlZF9hdCKsAQoEVmlldxIYCgthY3RpdmVfcGF0aBgBIAEoCUgAiAEBEhcKCmFjdGl2ZV9rZXkYAiABKAlIAYgBARISCgp0YXJnZXRfa2V5GAMgASgJEh4KBWl0ZW1zGAQgAygLMg8ubm9nZ2luLnYxLk5vZGUSEwoGY3Vyc29yGAUgASgJSAKIAQFCDgoMX2FjdGl2ZV9wYXRoQg0KC19hY3RpdmVfa2V5QgkKB19jdXJzb3IiKQoJUGxhY2VtZW50EgwKBGtpbmQYASABKAkSDgoGYW5jaG9yGAIgASgJIjAKBEdvdG8SDgoEc2VsZhgBIAEoCEgAEg4KBHBhdGgYAiABKAlIAEIICgZ0YXJnZXQiGgoIUHJvdmlkZXISDgoGc2NoZW1lGAEgASgJIjcKC0RlbGV0ZWRJdGVtEgsKA2tleRgBIAEoCRIMCgRwYXRoGAIgASgJEg0KBXRpdGxlGAMgASgJIisKB0tleVBhaXISDwoHb2xkX2tleRgBIAEoCRIPCgduZXdfa2V5GAIgASgJIvIECgZDaGFuZ2USKAoFYWRkZWQYASABKAsyFy5ub2dnaW4udjEuQ2hhbmdlLkFkZGVkSAASLAoHcmVtb3ZlZBgCIAEoCzIZLm5vZ2dpbi52MS5DaGFuZ2UuUmVtb3ZlZEgAEigKBW1vdmVkGAMgASgLMhcubm9nZ2luLnYxLkNoYW5nZS5Nb3ZlZEgAEiwKB3VwZGF0ZWQYBCABKAsyGS5ub2dnaW4udjEuQ2hhbmdlLlVwZGF0ZWRIABI5Cg5hY3RpdmVfY2hhbmdlZBgFIAEoCzIfLm5vZ2dpbi52MS5DaGFuZ2UuQWN0aXZlQ2hhbmdlZEgAGkAKBFNsb3QSFwoKcGFyZW50X2tleRgBIAEoCUgAiAEBEhAKCHBvc2l0aW9uGAIgASgFQg0KC19wYXJlbnRfa2V5Gk4KBUFkZGVkEgsKA2tleRgBIAEoCRIXCgpwYXJlbnRfa2V5GAIgASgJSACIAQESEAoIcG9zaXRpb24YAyABKAVCDQoLX3BhcmVudF9rZXkaFgoHUmVtb3ZlZBILCgNrZXkYASABKAkaXgoFTW92ZWQSCwoDa2V5GAEgASgJEiQKBGZyb20YAiABKAsyFi5ub2dnaW4udjEuQ2hhbmdlLlNsb3QSIgoCdG8YAyABKAsyFi5ub2dnaW4udjEuQ2hhbmdlLlNsb3QaJgoHVXBkYXRlZBILCgNrZXkYASABKAkSDgoGZmllbGRzGAIgAygJGkMKDUFjdGl2ZUNoYW5nZWQSEQoEZnJvbRgBIAEoCUgAiAEBEg8KAnRvGAIgASgJSAGIAQFCBwoFX2Zyb21CBQoDX3RvQgYKBGtpbmQisgIKC0Vycm9yRGV0YWlsEgwKBGNvZGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIRCglleGl0X2NvZGUYAyABKAUSKgoEZGF0YRgEIAMoCzIcLm5vZ2dpbi52MS5FcnJvckRldGFpbC5GaWVsZBIPCgdsaXRlcmFsGAUgASgIEgwKBHZlcmIYBiABKAkSEAoIZW52ZWxvcGUYByABKAkakwEKBUZpZWxkEgwKBG5hbWUYASABKAkSFgoMc3RyaW5nX3ZhbHVlGAIgASgJSAASEwoJaW50X3ZhbHVlGAMgASgDSAASFAoKYm9vbF92YWx1ZRgEIAEoCEgAEjAKCm51bGxfdmFsdWUYBSABKA4yGi5nb29nbGUucHJvdG9idWYuTnVsbFZhbHVlSABCBwoFdmFsdWUicwoLU2hvd1JlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRITCgtub19jaGlsZHJlbhgDIAEoCBIVCg13aXRoX3NpYmxpbmdzGAQgASgIEhgKEHdpdGhfZGVzY2VuZGFudHMYBSABKAgiLQoMU2hvd1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKWAQoPU2hvd0dvdG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSEwoLbm9fY2hpbGRyZW4YAyABKAgSFQoNd2l0aF9zaWJsaW5ncxgEIAEoCBIYChB3aXRoX2Rlc2NlbmRhbnRzGAUgASgIEh0KBGdvdG8YBiABKAsyDy5ub2dnaW4udjEuR290byIxChBTaG93R290b1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyJYCgtQdXNoUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRINCgV0aXRsZRgCIAEoCRIYCgtpZl9yZXZpc2lvbhgDIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiItCgxQdXNoUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3Ip8BCgpBZGRSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXRpdGxlGAIgASgJEicKCXBsYWNlbWVudBgDIAEoCzIULm5vZ2dpbi52MS5QbGFjZW1lbnQSHQoEZ290bxgEIAEoCzIPLm5vZ2dpbi52MS5Hb3RvEhgKC2lmX3JldmlzaW9uGAUgASgJSACIAQFCDgoMX2lmX3JldmlzaW9uIiwKC0FkZFJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKfAQoLTW92ZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRInCglwbGFjZW1lbnQYAyABKAsyFC5ub2dnaW4udjEuUGxhY2VtZW50Eh0KBGdvdG8YBCABKAsyDy5ub2dnaW4udjEuR290bxIYCgtpZl9yZXZpc2lvbhgFIAEoCUgAiAEBQg4KDF9pZl9yZXZpc2lvbiItCgxNb3ZlUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3IlcKC0dvdG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSGAoLaWZfcmV2aXNpb24YAyABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24iLQoMR290b1Jlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKYAQoLRG9uZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSDAoEcGF0aBgCIAEoCRINCgVmb3JjZRgDIAEoCBIRCgljbG9zZV9hbGwYBCABKAgSHQoEZ290bxgFIAEoCzIPLm5vZ2dpbi52MS5Hb3RvEhgKC2lmX3JldmlzaW9uGAYgASgJSACIAQFCDgoMX2lmX3JldmlzaW9uIi0KDERvbmVSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXcipQEKClBvcFJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkSEQoEcGF0aBgCIAEoCUgAiAEBEg0KBWZvcmNlGAMgASgIEhEKCWNsb3NlX2FsbBgEIAEoCBIdCgRnb3RvGAUgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBiABKAlIAYgBAUIHCgVfcGF0aEIOCgxfaWZfcmV2aXNpb24iLAoLUG9wUmVzcG9uc2USHQoEdmlldxgBIAEoCzIPLm5vZ2dpbi52MS5WaWV3ItIBCgtFZGl0UmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEhEKBGRvbmUYAyABKAhIAIgBARISCgV0aXRsZRgEIAEoCUgBiAEBEg0KBWZvcmNlGAUgASgIEhEKCWNsb3NlX2FsbBgGIAEoCBIdCgRnb3RvGAcgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YCCABKAlIAogBAUIHCgVfZG9uZUIICgZfdGl0bGVCDgoMX2lmX3JldmlzaW9uIi0KDEVkaXRSZXNwb25zZRIdCgR2aWV3GAEgASgLMg8ubm9nZ2luLnYxLlZpZXcihAEKC05vdGVSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEgwKBHBhdGgYAiABKAkSDAoEdGV4dBgDIAEoCRIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBSABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24iLQoMTm90ZVJlc3BvbnNlEh0KBHZpZXcYASABKAsyDy5ub2dnaW4udjEuVmlldyKLAQoNRGVsZXRlUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRIMCgRwYXRoGAIgASgJEhEKCXJlY3Vyc2l2ZRgDIAEoCBIdCgRnb3RvGAQgASgLMg8ubm9nZ2luLnYxLkdvdG8SGAoLaWZfcmV2aXNpb24YBSABKAlIAIgBAUIOCgxfaWZfcmV2aXNpb24icgoORGVsZXRlUmVzcG9uc2USJwoHZGVsZXRlZBgBIAEoCzIWLm5vZ2dpbi52MS5EZWxldGVkSXRlbRIYChBkZXNjZW5kYW50X2NvdW50GAIgASgFEh0KBHZpZXcYAyABKAsyDy5ub2dnaW4udjEuVmlldyI9CgtDb3B5UmVxdWVzdBIXCg9zb3VyY2VfbG9jYXRpb24YASABKAkSFQoNZGVzdF9sb2NhdGlvbhgCIAEoCSJDCgxDb3B5UmVzcG9uc2USDgoGY29waWVkGAEgASgFEiMKB21hcHBpbmcYAiADKAsyEi5ub2dnaW4udjEuS2V5UGFpciIgCgxXaGVyZVJlcXVlc3QSEAoIbG9jYXRpb24YASABKAkiPwoNV2hlcmVSZXNwb25zZRIQCghsb2NhdGlvbhgBIAEoCRISCgVhZ2VudBgCIAEoCUgAiAEBQggKBl9hZ2VudCJrCg1BZ2VudHNSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEhMKBmZvcmdldBgCIAEoCUgAiAEBEhgKC2lmX3JldmlzaW9uGAMgASgJSAGIAQFCCQoHX2ZvcmdldEIOCgxfaWZfcmV2aXNpb24iXgoOQWdlbnRzUmVzcG9uc2USFgoJZm9yZ290dGVuGAEgASgJSACIAQESJgoGYWdlbnRzGAIgAygLMhYubm9nZ2luLnYxLkFnZW50Q3Vyc29yQgwKCl9mb3Jnb3R0ZW4icAoLQWdlbnRDdXJzb3ISDQoFYWdlbnQYASABKAkSEAoDa2V5GAIgASgJSACIAQESEQoEcGF0aBgDIAEoCUgBiAEBEhIKBXRpdGxlGAQgASgJSAKIAQFCBgoEX2tleUIHCgVfcGF0aEIICgZfdGl0bGUijwEKC0ZpbmRSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXF1ZXJ5GAIgASgJEgwKBG9wZW4YAyABKAgSDAoEZG9uZRgEIAEoCBINCgV1bmRlchgFIAEoCRISCgVsaW1pdBgGIAEoBUgAiAEBEg8KAmJ5GAcgASgJSAGIAQFCCAoGX2xpbWl0QgUKA19ieSJcCglGaW5kTWF0Y2gSCwoDa2V5GAEgASgJEgwKBHBhdGgYAiABKAkSDQoFdGl0bGUYAyABKAkSDAoEZG9uZRgEIAEoCBIXCg9ub3RlX3RpbWVzdGFtcHMYBSADKAkiRAoMRmluZFJlc3BvbnNlEiUKB21hdGNoZXMYASADKAsyFC5ub2dnaW4udjEuRmluZE1hdGNoEg0KBXRvdGFsGAIgASgFItcBCgxIaXN0b3J5RW50cnkSCwoDc2VxGAEgASgFEgwKBHRpbWUYAiABKAkSDAoEdmVyYhgDIAEoCRIOCgZ1bmRvZXMYBCABKAUSDgoGcmVkb2VzGAUgASgFEg8KB3N1bW1hcnkYBiABKAkSKQoHY2hhbmdlcxgHIAMoCzIYLm5vZ2dpbi52MS5IaXN0b3J5Q2hhbmdlEhIKBWFnZW50GAggASgJSACIAQESFgoJcHJpbmNpcGFsGAkgASgJSAGIAQFCCAoGX2FnZW50QgwKCl9wcmluY2lwYWwiZgoNSGlzdG9yeUNoYW5nZRIMCgRraW5kGAEgASgJEhAKA2tleRgCIAEoCUgAiAEBEg0KBXRpdGxlGAMgASgJEhMKBmN1cnNvchgEIAEoCUgBiAEBQgYKBF9rZXlCCQoHX2N1cnNvciJUCgpMb2dSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEhIKBWxpbWl0GAIgASgFSACIAQESDwoCYnkYAyABKAlIAYgBAUIICgZfbGltaXRCBQoDX2J5IlwKC0xvZ1Jlc3BvbnNlEigKB2VudHJpZXMYASADKAsyFy5ub2dnaW4udjEuSGlzdG9yeUVudHJ5EhIKCnVucmVhZGFibGUYAiABKAUSDwoHbWlzc2luZxgDIAEoCCJPCg5DaGFuZ2VzUmVxdWVzdBIQCghsb2NhdGlvbhgBIAEoCRINCgVzaW5jZRgCIAEoCRISCgVsaW1pdBgDIAEoBUgAiAEBQggKBl9saW1pdCLoAQoKRmVlZENoYW5nZRIMCgRraW5kGAEgASgJEhAKA2tleRgCIAEoCUgAiAEBEhEKBHBhdGgYAyABKAlIAYgBARINCgV0aXRsZRgEIAEoCRISCgpoYXNfcGFyZW50GAUgASgIEhcKCnBhcmVudF9rZXkYBiABKAlIAogBARIMCgRkb25lGAcgASgIEh0KBG5vdGUYCCABKAsyDy5ub2dnaW4udjEuTm90ZRITCgZjdXJzb3IYCSABKAlIA4gBAUIGCgRfa2V5QgcKBV9wYXRoQg0KC19wYXJlbnRfa2V5QgkKB19jdXJzb3Ii0gEKCUZlZWRXcml0ZRILCgNzZXEYASABKAUSDAoEdGltZRgCIAEoCRIMCgR2ZXJiGAMgASgJEhIKBWFnZW50GAQgASgJSACIAQESFgoJcHJpbmNpcGFsGAUgASgJSAGIAQESDgoGdW5kb2VzGAYgASgFEg4KBnJlZG9lcxgHIAEoBRIQCghyZXZpc2lvbhgIIAEoCRImCgdjaGFuZ2VzGAkgAygLMhUubm9nZ2luLnYxLkZlZWRDaGFuZ2VCCAoGX2FnZW50QgwKCl9wcmluY2lwYWwiYgoPQ2hhbmdlc1Jlc3BvbnNlEg0KBXNpbmNlGAEgASgJEiQKBndyaXRlcxgCIAMoCzIULm5vZ2dpbi52MS5GZWVkV3JpdGUSDAoEbmV4dBgDIAEoCRIMCgRtb3JlGAQgASgIIkkKC1VuZG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEhgKC2lmX3JldmlzaW9uGAIgASgJSACIAQFCDgoMX2lmX3JldmlzaW9uIlUKDFVuZG9SZXNwb25zZRImCgVlbnRyeRgBIAEoCzIXLm5vZ2dpbi52MS5IaXN0b3J5RW50cnkSHQoEdmlldxgCIAEoCzIPLm5vZ2dpbi52MS5WaWV3IkkKC1JlZG9SZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJEhgKC2lmX3JldmlzaW9uGAIgASgJSACIAQFCDgoMX2lmX3JldmlzaW9uIlUKDFJlZG9SZXNwb25zZRImCgVlbnRyeRgBIAEoCzIXLm5vZ2dpbi52MS5IaXN0b3J5RW50cnkSHQoEdmlldxgCIAEoCzIPLm5vZ2dpbi52MS5WaWV3IhIKEFByb3ZpZGVyc1JlcXVlc3QiOwoRUHJvdmlkZXJzUmVzcG9uc2USJgoJcHJvdmlkZXJzGAEgAygLMhMubm9nZ2luLnYxLlByb3ZpZGVyIg0KC0xpc3RSZXF1ZXN0IjAKDExpc3RSZXNwb25zZRINCgVuYW1lcxgBIAMoCRIRCgl0cnVuY2F0ZWQYAiABKAgiIwoPU25hcHNob3RSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJIjkKEFNuYXBzaG90UmVzcG9uc2USJQoIZG9jdW1lbnQYASABKAsyEy5ub2dnaW4udjEuRG9jdW1lbnQiIAoMV2F0Y2hSZXF1ZXN0EhAKCGxvY2F0aW9uGAEgASgJIpIBCg1XYXRjaFJlc3BvbnNlEg8KB2luaXRpYWwYASABKAgSIgoHY2hhbmdlcxgCIAMoCzIRLm5vZ2dpbi52MS5DaGFuZ2USJQoIZG9jdW1lbnQYAyABKAsyEy5ub2dnaW4udjEuRG9jdW1lbnQSJQoFZXJyb3IYBCABKAsyFi5ub2dnaW4udjEuRXJyb3JEZXRhaWwiMQoKUnVuUmVxdWVzdBIPCgdyZXF1ZXN0GAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkiMQoLUnVuUmVzcG9uc2USEAoIZW52ZWxvcGUYASABKAkSCgoCb2sYAiABKAhKBAgDEAQiRwoLQ2FsbFJlcXVlc3QSDAoEdmVyYhgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjoKDENhbGxSZXNwb25zZRIQCghlbnZlbG9wZRgBIAEoCRIKCgJvaxgCIAEoCBIMCgR0ZXh0GAMgASgJMqIMCg1Ob2dnaW5TZXJ2aWNlEjwKBFNob3cSFi5ub2dnaW4udjEuU2hvd1JlcXVlc3QaFy5ub2dnaW4udjEuU2hvd1Jlc3BvbnNlIgOQAgESRQoIU2hvd0dvdG8SGi5ub2dnaW4udjEuU2hvd0dvdG9SZXF1ZXN0Ghsubm9nZ2luLnYxLlNob3dHb3RvUmVzcG9uc2UiABI5CgRQdXNoEhYubm9nZ2luLnYxLlB1c2hSZXF1ZXN0Ghcubm9nZ2luLnYxLlB1c2hSZXNwb25zZSIAEjYKA0FkZBIVLm5vZ2dpbi52MS5BZGRSZXF1ZXN0GhYubm9nZ2luLnYxLkFkZFJlc3BvbnNlIgASOQoETW92ZRIWLm5vZ2dpbi52MS5Nb3ZlUmVxdWVzdBoXLm5vZ2dpbi52MS5Nb3ZlUmVzcG9uc2UiABI5CgRHb3RvEhYubm9nZ2luLnYxLkdvdG9SZXF1ZXN0Ghcubm9nZ2luLnYxLkdvdG9SZXNwb25zZSIAEjkKBERvbmUSFi5ub2dnaW4udjEuRG9uZVJlcXVlc3QaFy5ub2dnaW4udjEuRG9uZVJlc3BvbnNlIgASNgoDUG9wEhUubm9nZ2luLnYxLlBvcFJlcXVlc3QaFi5ub2dnaW4udjEuUG9wUmVzcG9uc2UiABI5CgRFZGl0EhYubm9nZ2luLnYxLkVkaXRSZXF1ZXN0Ghcubm9nZ2luLnYxLkVkaXRSZXNwb25zZSIAEjkKBE5vdGUSFi5ub2dnaW4udjEuTm90ZVJlcXVlc3QaFy5ub2dnaW4udjEuTm90ZVJlc3BvbnNlIgASPwoGRGVsZXRlEhgubm9nZ2luLnYxLkRlbGV0ZVJlcXVlc3QaGS5ub2dnaW4udjEuRGVsZXRlUmVzcG9uc2UiABI5CgRDb3B5EhYubm9nZ2luLnYxLkNvcHlSZXF1ZXN0Ghcubm9nZ2luLnYxLkNvcHlSZXNwb25zZSIAEj8KBVdoZXJlEhcubm9nZ2luLnYxLldoZXJlUmVxdWVzdBoYLm5vZ2dpbi52MS5XaGVyZVJlc3BvbnNlIgOQAgESSwoJUHJvdmlkZXJzEhsubm9nZ2luLnYxLlByb3ZpZGVyc1JlcXVlc3QaHC5ub2dnaW4udjEuUHJvdmlkZXJzUmVzcG9uc2UiA5ACARI8CgRGaW5kEhYubm9nZ2luLnYxLkZpbmRSZXF1ZXN0Ghcubm9nZ2luLnYxLkZpbmRSZXNwb25zZSIDkAIBEjkKA0xvZxIVLm5vZ2dpbi52MS5Mb2dSZXF1ZXN0GhYubm9nZ2luLnYxLkxvZ1Jlc3BvbnNlIgOQAgESRQoHQ2hhbmdlcxIZLm5vZ2dpbi52MS5DaGFuZ2VzUmVxdWVzdBoaLm5vZ2dpbi52MS5DaGFuZ2VzUmVzcG9uc2UiA5ACARI/CgZBZ2VudHMSGC5ub2dnaW4udjEuQWdlbnRzUmVxdWVzdBoZLm5vZ2dpbi52MS5BZ2VudHNSZXNwb25zZSIAEjkKBFVuZG8SFi5ub2dnaW4udjEuVW5kb1JlcXVlc3QaFy5ub2dnaW4udjEuVW5kb1Jlc3BvbnNlIgASOQoEUmVkbxIWLm5vZ2dpbi52MS5SZWRvUmVxdWVzdBoXLm5vZ2dpbi52MS5SZWRvUmVzcG9uc2UiABI8CgRMaXN0EhYubm9nZ2luLnYxLkxpc3RSZXF1ZXN0Ghcubm9nZ2luLnYxLkxpc3RSZXNwb25zZSIDkAIBEkgKCFNuYXBzaG90Ehoubm9nZ2luLnYxLlNuYXBzaG90UmVxdWVzdBobLm5vZ2dpbi52MS5TbmFwc2hvdFJlc3BvbnNlIgOQAgESOQoEQ2FsbBIWLm5vZ2dpbi52MS5DYWxsUmVxdWVzdBoXLm5vZ2dpbi52MS5DYWxsUmVzcG9uc2UiABI2CgNSdW4SFS5ub2dnaW4udjEuUnVuUmVxdWVzdBoWLm5vZ2dpbi52MS5SdW5SZXNwb25zZSIAEj4KBVdhdGNoEhcubm9nZ2luLnYxLldhdGNoUmVxdWVzdBoYLm5vZ2dpbi52MS5XYXRjaFJlc3BvbnNlIgAwAUJBWj9naXRodWIuY29tL25vZ2dpbi1nby9ub2dnaW4vc3VyZmFjZXMvcnBjL2dlbi9ub2dnaW4vdjE7bm9nZ2ludjFiBnByb3RvMw", [file_google_protobuf_struct]);
 
 /**
  * Note is one timestamped note of an item.
@@ -2186,6 +2186,228 @@ export const LogResponseSchema: GenMessage<LogResponse> = /*@__PURE__*/
   messageDesc(file_noggin_v1_noggin, 48);
 
 /**
+ * ChangesRequest holds the options of changes.
+ *
+ * @generated from message noggin.v1.ChangesRequest
+ */
+export type ChangesRequest = Message<"noggin.v1.ChangesRequest"> & {
+  /**
+   * Location of the noggin.
+   *
+   * @generated from field: string location = 1;
+   */
+  location: string;
+
+  /**
+   * Since: the revision to list the writes after (an answer's revision).
+   *
+   * @generated from field: string since = 2;
+   */
+  since: string;
+
+  /**
+   * Limit caps the writes (at least 1; absent = 100).
+   *
+   * @generated from field: optional int32 limit = 3;
+   */
+  limit?: number | undefined;
+};
+
+/**
+ * Describes the message noggin.v1.ChangesRequest.
+ * Use `create(ChangesRequestSchema)` to create a new message.
+ */
+export const ChangesRequestSchema: GenMessage<ChangesRequest> = /*@__PURE__*/
+  messageDesc(file_noggin_v1_noggin, 49);
+
+/**
+ * FeedChange is one change of a write as changes lists it.
+ *
+ * @generated from message noggin.v1.FeedChange
+ */
+export type FeedChange = Message<"noggin.v1.FeedChange"> & {
+  /**
+   * Kind: added, removed, moved, renamed, closed, reopened, noted, unnoted
+   * or activated.
+   *
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * Key of the item; absent for "activated" when no item is active.
+   *
+   * @generated from field: optional string key = 2;
+   */
+  key?: string | undefined;
+
+  /**
+   * The item's path now; absent when it is gone.
+   *
+   * @generated from field: optional string path = 3;
+   */
+  path?: string | undefined;
+
+  /**
+   * Title of the item (its new title for renamed).
+   *
+   * @generated from field: string title = 4;
+   */
+  title: string;
+
+  /**
+   * For added and moved: true, with parent_key the new parent (absent for
+   * a root).
+   *
+   * @generated from field: bool has_parent = 5;
+   */
+  hasParent: boolean;
+
+  /**
+   * @generated from field: optional string parent_key = 6;
+   */
+  parentKey?: string | undefined;
+
+  /**
+   * For added: the item was added closed.
+   *
+   * @generated from field: bool done = 7;
+   */
+  done: boolean;
+
+  /**
+   * For noted: the note.
+   *
+   * @generated from field: noggin.v1.Note note = 8;
+   */
+  note?: Note | undefined;
+
+  /**
+   * For "activated": the agent whose cursor moved; absent for the shared
+   * active item.
+   *
+   * @generated from field: optional string cursor = 9;
+   */
+  cursor?: string | undefined;
+};
+
+/**
+ * Describes the message noggin.v1.FeedChange.
+ * Use `create(FeedChangeSchema)` to create a new message.
+ */
+export const FeedChangeSchema: GenMessage<FeedChange> = /*@__PURE__*/
+  messageDesc(file_noggin_v1_noggin, 50);
+
+/**
+ * FeedWrite is one write of changes.
+ *
+ * @generated from message noggin.v1.FeedWrite
+ */
+export type FeedWrite = Message<"noggin.v1.FeedWrite"> & {
+  /**
+   * @generated from field: int32 seq = 1;
+   */
+  seq: number;
+
+  /**
+   * Time of the write (RFC 3339).
+   *
+   * @generated from field: string time = 2;
+   */
+  time: string;
+
+  /**
+   * @generated from field: string verb = 3;
+   */
+  verb: string;
+
+  /**
+   * @generated from field: optional string agent = 4;
+   */
+  agent?: string | undefined;
+
+  /**
+   * @generated from field: optional string principal = 5;
+   */
+  principal?: string | undefined;
+
+  /**
+   * For an undo: the write it took back; 0 otherwise.
+   *
+   * @generated from field: int32 undoes = 6;
+   */
+  undoes: number;
+
+  /**
+   * For a redo: the undo it took back; 0 otherwise.
+   *
+   * @generated from field: int32 redoes = 7;
+   */
+  redoes: number;
+
+  /**
+   * The revision the write made.
+   *
+   * @generated from field: string revision = 8;
+   */
+  revision: string;
+
+  /**
+   * @generated from field: repeated noggin.v1.FeedChange changes = 9;
+   */
+  changes: FeedChange[];
+};
+
+/**
+ * Describes the message noggin.v1.FeedWrite.
+ * Use `create(FeedWriteSchema)` to create a new message.
+ */
+export const FeedWriteSchema: GenMessage<FeedWrite> = /*@__PURE__*/
+  messageDesc(file_noggin_v1_noggin, 51);
+
+/**
+ * ChangesResponse is the ChangesResult.
+ *
+ * @generated from message noggin.v1.ChangesResponse
+ */
+export type ChangesResponse = Message<"noggin.v1.ChangesResponse"> & {
+  /**
+   * The revision asked for.
+   *
+   * @generated from field: string since = 1;
+   */
+  since: string;
+
+  /**
+   * The writes, oldest first.
+   *
+   * @generated from field: repeated noggin.v1.FeedWrite writes = 2;
+   */
+  writes: FeedWrite[];
+
+  /**
+   * The revision after the last write listed: the next since.
+   *
+   * @generated from field: string next = 3;
+   */
+  next: string;
+
+  /**
+   * More writes follow next.
+   *
+   * @generated from field: bool more = 4;
+   */
+  more: boolean;
+};
+
+/**
+ * Describes the message noggin.v1.ChangesResponse.
+ * Use `create(ChangesResponseSchema)` to create a new message.
+ */
+export const ChangesResponseSchema: GenMessage<ChangesResponse> = /*@__PURE__*/
+  messageDesc(file_noggin_v1_noggin, 52);
+
+/**
  * UndoRequest names the noggin.
  *
  * @generated from message noggin.v1.UndoRequest
@@ -2212,7 +2434,7 @@ export type UndoRequest = Message<"noggin.v1.UndoRequest"> & {
  * Use `create(UndoRequestSchema)` to create a new message.
  */
 export const UndoRequestSchema: GenMessage<UndoRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 49);
+  messageDesc(file_noggin_v1_noggin, 53);
 
 /**
  * UndoResponse is the UndoResult of undo.
@@ -2240,7 +2462,7 @@ export type UndoResponse = Message<"noggin.v1.UndoResponse"> & {
  * Use `create(UndoResponseSchema)` to create a new message.
  */
 export const UndoResponseSchema: GenMessage<UndoResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 50);
+  messageDesc(file_noggin_v1_noggin, 54);
 
 /**
  * RedoRequest names the noggin.
@@ -2269,7 +2491,7 @@ export type RedoRequest = Message<"noggin.v1.RedoRequest"> & {
  * Use `create(RedoRequestSchema)` to create a new message.
  */
 export const RedoRequestSchema: GenMessage<RedoRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 51);
+  messageDesc(file_noggin_v1_noggin, 55);
 
 /**
  * RedoResponse is the UndoResult of redo.
@@ -2297,7 +2519,7 @@ export type RedoResponse = Message<"noggin.v1.RedoResponse"> & {
  * Use `create(RedoResponseSchema)` to create a new message.
  */
 export const RedoResponseSchema: GenMessage<RedoResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 52);
+  messageDesc(file_noggin_v1_noggin, 56);
 
 /**
  * ProvidersRequest is empty: providers opens no noggin.
@@ -2312,7 +2534,7 @@ export type ProvidersRequest = Message<"noggin.v1.ProvidersRequest"> & {
  * Use `create(ProvidersRequestSchema)` to create a new message.
  */
 export const ProvidersRequestSchema: GenMessage<ProvidersRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 53);
+  messageDesc(file_noggin_v1_noggin, 57);
 
 /**
  * ProvidersResponse lists the registered schemes in registration order.
@@ -2333,7 +2555,7 @@ export type ProvidersResponse = Message<"noggin.v1.ProvidersResponse"> & {
  * Use `create(ProvidersResponseSchema)` to create a new message.
  */
 export const ProvidersResponseSchema: GenMessage<ProvidersResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 54);
+  messageDesc(file_noggin_v1_noggin, 58);
 
 /**
  * ListRequest asks for the names of the served noggins.
@@ -2348,7 +2570,7 @@ export type ListRequest = Message<"noggin.v1.ListRequest"> & {
  * Use `create(ListRequestSchema)` to create a new message.
  */
 export const ListRequestSchema: GenMessage<ListRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 55);
+  messageDesc(file_noggin_v1_noggin, 59);
 
 /**
  * ListResponse names the served noggins.
@@ -2377,7 +2599,7 @@ export type ListResponse = Message<"noggin.v1.ListResponse"> & {
  * Use `create(ListResponseSchema)` to create a new message.
  */
 export const ListResponseSchema: GenMessage<ListResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 56);
+  messageDesc(file_noggin_v1_noggin, 60);
 
 /**
  * SnapshotRequest names the noggin.
@@ -2398,7 +2620,7 @@ export type SnapshotRequest = Message<"noggin.v1.SnapshotRequest"> & {
  * Use `create(SnapshotRequestSchema)` to create a new message.
  */
 export const SnapshotRequestSchema: GenMessage<SnapshotRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 57);
+  messageDesc(file_noggin_v1_noggin, 61);
 
 /**
  * SnapshotResponse holds the current document.
@@ -2419,7 +2641,7 @@ export type SnapshotResponse = Message<"noggin.v1.SnapshotResponse"> & {
  * Use `create(SnapshotResponseSchema)` to create a new message.
  */
 export const SnapshotResponseSchema: GenMessage<SnapshotResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 58);
+  messageDesc(file_noggin_v1_noggin, 62);
 
 /**
  * WatchRequest names the noggin to watch.
@@ -2440,7 +2662,7 @@ export type WatchRequest = Message<"noggin.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 59);
+  messageDesc(file_noggin_v1_noggin, 63);
 
 /**
  * WatchResponse is one message of the Watch stream.
@@ -2484,7 +2706,7 @@ export type WatchResponse = Message<"noggin.v1.WatchResponse"> & {
  * Use `create(WatchResponseSchema)` to create a new message.
  */
 export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 60);
+  messageDesc(file_noggin_v1_noggin, 64);
 
 /**
  * RunRequest is one client request in core's request form (JSON, see
@@ -2514,7 +2736,7 @@ export type RunRequest = Message<"noggin.v1.RunRequest"> & {
  * Use `create(RunRequestSchema)` to create a new message.
  */
 export const RunRequestSchema: GenMessage<RunRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 61);
+  messageDesc(file_noggin_v1_noggin, 65);
 
 /**
  * RunResponse is the envelope of a Run.
@@ -2542,7 +2764,7 @@ export type RunResponse = Message<"noggin.v1.RunResponse"> & {
  * Use `create(RunResponseSchema)` to create a new message.
  */
 export const RunResponseSchema: GenMessage<RunResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 62);
+  messageDesc(file_noggin_v1_noggin, 66);
 
 /**
  * CallRequest is one verb call in the MCP tools' argument language.
@@ -2572,7 +2794,7 @@ export type CallRequest = Message<"noggin.v1.CallRequest"> & {
  * Use `create(CallRequestSchema)` to create a new message.
  */
 export const CallRequestSchema: GenMessage<CallRequest> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 63);
+  messageDesc(file_noggin_v1_noggin, 67);
 
 /**
  * CallResponse carries the envelope of a call.
@@ -2608,7 +2830,7 @@ export type CallResponse = Message<"noggin.v1.CallResponse"> & {
  * Use `create(CallResponseSchema)` to create a new message.
  */
 export const CallResponseSchema: GenMessage<CallResponse> = /*@__PURE__*/
-  messageDesc(file_noggin_v1_noggin, 64);
+  messageDesc(file_noggin_v1_noggin, 68);
 
 /**
  * NogginService drives the noggin engine of the server.
@@ -2783,6 +3005,17 @@ export const NogginService: GenService<{
     methodKind: "unary";
     input: typeof LogRequestSchema;
     output: typeof LogResponseSchema;
+  },
+  /**
+   * Changes lists the writes after a revision (an answer's), oldest first,
+   * a page at a time. Never writes.
+   *
+   * @generated from rpc noggin.v1.NogginService.Changes
+   */
+  changes: {
+    methodKind: "unary";
+    input: typeof ChangesRequestSchema;
+    output: typeof ChangesResponseSchema;
   },
   /**
    * Agents lists the agents' cursors; with forget it drops one first.
