@@ -262,6 +262,33 @@ func oneLine(s string) string {
 
 const rowTitles = `[...document.querySelectorAll('.row:not([hidden])')].sort((a,b)=>a.getBoundingClientRect().top-b.getBoundingClientRect().top).map(r=>r.querySelector('.title').textContent)`
 
+// rowStatesEqual is a JS condition: the page's first 20 rows show doc's
+// tree, row by row: level, path, title, done, notes and cursors.
+func rowStatesEqual(doc *noggin.Document) string {
+	kids := map[string][]*noggin.Item{}
+	for _, it := range doc.Items {
+		kids[it.ParentKey] = append(kids[it.ParentKey], it)
+	}
+	agents := map[string][]string{}
+	for _, cur := range doc.Cursors() {
+		agents[cur.Key] = append(agents[cur.Key], "@"+cur.Agent)
+	}
+	var want []string
+	var walk func(parent, path string, level int)
+	walk = func(parent, path string, level int) {
+		for i, it := range kids[parent] {
+			p := fmt.Sprintf("%s/%d", path, i+1)
+			state := fmt.Sprintf("%d %s %s %v %d %s", level, p, oneLine(it.Title), it.Done, len(it.Notes), strings.Join(agents[it.Key], " "))
+			want = append(want, jsString(state))
+			walk(it.Key, p, level+1)
+		}
+	}
+	walk("", "", 1)
+	want = want[:min(len(want), 20)] // the rows in view of a big tree (the tree is virtual)
+	rows := `[...document.querySelectorAll('.row:not([hidden])')].sort((a,b)=>a.getBoundingClientRect().top-b.getBoundingClientRect().top).map(r=>[r.getAttribute('aria-level'), r.querySelector('.path').textContent, r.querySelector('.title').textContent, r.classList.contains('done'), Number(r.querySelector('.badge').textContent.replace('✎ ', '') || 0), r.querySelector('.agents').textContent].join(' ')).slice(0, 20)`
+	return `JSON.stringify(` + rows + `) === JSON.stringify([` + strings.Join(want, ",") + `])`
+}
+
 // waitRows waits until the page's rows show titles (all rows in view).
 func waitRows(titles []string) void {
 	want := make([]string, len(titles))
@@ -407,6 +434,39 @@ func TestUI(t *testing.T) {
 		}
 		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/%ED%A0%80"),
 			waitJS(`document.querySelector('.alert')?.textContent === "This address names no noggin."`))
+	})
+
+	t.Run("live writes applied as changes", func(t *testing.T) {
+		// Every message after the first carries only the changes (the
+		// page applies them to its tree); each write of another process
+		// must leave the page showing the file's tree exactly.
+		srv, root := uiServer(t, map[string][]byte{"live.yaml": []byte(fuzzFixture)})
+		file := filepath.Join(root, "live.yaml")
+		c := tab(t)
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/live.yaml"), waitJS(rowStatesEqual(readDoc(t, file))))
+		writes := [][]string{
+			{"add", "first", "--before", "/1"},
+			{"move", "/2/2", "--into", "/3"},
+			{"note", "/3/1", "moved here"},
+			{"edit", "/2/1", "--done"},
+			{"move", "/3", "--before", "/2/1"},
+			{"push", "deep"},
+			{"--agent", "ann", "goto", "/1"},
+			{"delete", "/2", "--recursive"},
+			{"undo"},
+			{"edit", "/1", "--title", "renamed"},
+		}
+		for _, w := range writes {
+			cli(t, file, w...)
+			run(t, c, waitJS(rowStatesEqual(readDoc(t, file))))
+		}
+		// A write that shifts more siblings than a message carries as
+		// changes comes as the whole document.
+		for i := range 70 {
+			cli(t, file, "add", fmt.Sprint("many ", i), "--into", "/1")
+		}
+		cli(t, file, "add", "before them all", "--before", "/1/1")
+		run(t, c, waitJS(rowStatesEqual(readDoc(t, file))))
 	})
 
 	t.Run("agents' cursors and who wrote", func(t *testing.T) {

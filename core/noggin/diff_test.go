@@ -244,6 +244,20 @@ func TestDiffRandomOracle(t *testing.T) {
 			if fast, slow := changesString(Diff(pair[0], pair[1])), changesString(diffSlow(pair[0], pair[1])); fast != slow {
 				t.Fatalf("step %d ops %+v\nDiff = %s\nslow = %s", step, ops, fast, slow)
 			}
+			// A watcher sent the changes and the items they touch rebuilds
+			// the document (Patch): no difference left.
+			ch := Diff(pair[0], pair[1])
+			touched := map[string]*Item{}
+			for _, it := range Touched(pair[1], ch) {
+				touched[it.Key] = it
+			}
+			got, err := Patch(pair[0], ch, touched, pair[1].Cursors())
+			if err != nil {
+				t.Fatalf("step %d: Patch: %v", step, err)
+			}
+			if left := Diff(got, pair[1]); len(left) > 0 {
+				t.Fatalf("step %d ops %+v\nchanges %s\npatched differs by %s", step, ops, changesString(ch), changesString(left))
+			}
 		}
 		doc = next
 		applied++

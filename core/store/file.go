@@ -213,8 +213,8 @@ func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, digest strin
 	if !had || !s.hub.active() {
 		return
 	}
-	if ch := noggin.Diff(prev, doc); len(ch) > 0 {
-		s.hub.publish(noggin.Event{Changes: ch, Doc: doc})
+	if ev, ok := noggin.WatchEvent(prev, doc); ok {
+		s.hub.publish(ev)
 	}
 }
 
@@ -284,6 +284,10 @@ func (s *fileStore) loadDropping() (f loadedFile, ok bool, err error) {
 	}
 	if !mmap.Guard(func() { f.digest = digestLike(m, "", mmap.Drop) }) {
 		return loadedFile{}, false, nil
+	}
+	if doc, ok := s.replay(f.digest); ok {
+		f.doc = doc
+		return f, true, nil
 	}
 	if f.doc, _, err = s.decode(m, true, false); errors.Is(err, codec.ErrCutShort) {
 		return loadedFile{}, false, nil

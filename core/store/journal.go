@@ -488,3 +488,65 @@ func writeAndClose(f *os.File, b []byte, sync bool) error {
 	}
 	return err
 }
+
+// replayTail is how much of a journal's end a re-read looks at for the
+// writes that led from the cached version to the file's (see replay).
+const replayTail = 256 << 10
+
+// replay is the cached document brought to the file's version digest by
+// the ops of the journal's entries that lead there from the cached
+// version — the writes of other noggin processes — instead of decoding the
+// whole file; ok is false when the journal's last replayTail bytes do not
+// hold that chain or its ops do not apply (the file is decoded then).
+// Called with s.mu held.
+func (s *fileStore) replay(digest string) (doc *noggin.Document, ok bool) {
+	if !s.loaded || s.doc == nil || s.digest == "" || digest == s.digest || !sameScheme(s.digest, digest) {
+		return nil, false
+	}
+	f, err := s.fsy.Open(s.name + historySuffix)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, false
+	}
+	off := max(0, fi.Size()-replayTail)
+	tail := make([]byte, fi.Size()-off)
+	if n, err := f.ReadAt(tail, off); err != nil && err != io.EOF || n != len(tail) {
+		return nil, false
+	}
+	if off > 0 { // the first line is cut
+		_, tail, _ = bytes.Cut(tail, []byte{'\n'})
+	}
+	var chain []noggin.Entry // newest first
+	want := digest
+	for len(tail) > 0 && want != s.digest {
+		i := bytes.LastIndexByte(bytes.TrimRight(tail, "\n"), '\n')
+		line := bytes.TrimSpace(tail[i+1:])
+		tail = tail[:max(i, 0)]
+		if len(line) == 0 {
+			continue
+		}
+		e, err := codec.DecodeEntry(line)
+		if err != nil || e.After != want {
+			continue // a damaged line, or an entry of a write that died before its rename
+		}
+		if len(e.Ops) == 0 && e.Before != e.After {
+			return nil, false // a line without its ops (written by hand)
+		}
+		chain = append(chain, e)
+		want = e.Before
+	}
+	if want != s.digest || len(chain) == 0 {
+		return nil, false
+	}
+	doc = s.doc
+	for i := len(chain) - 1; i >= 0; i-- {
+		if doc, err = noggin.Apply(doc, chain[i].Ops); err != nil {
+			return nil, false
+		}
+	}
+	return doc, true
+}

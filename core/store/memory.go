@@ -132,8 +132,8 @@ func (m *memStore) Update(ctx context.Context, w noggin.Write) (*noggin.Document
 	}
 	st.doc = next
 	if st.hub.active() {
-		if ch := noggin.Diff(fresh, next); len(ch) > 0 {
-			st.hub.publish(noggin.Event{Changes: ch, Doc: next})
+		if ev, ok := noggin.WatchEvent(fresh, next); ok {
+			st.hub.publish(ev)
 		}
 	}
 	return next, nil

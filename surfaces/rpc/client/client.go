@@ -11,6 +11,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"time"
@@ -399,7 +400,7 @@ func (c *Client) Watch(ctx context.Context, location string) (*Watcher, error) {
 
 // subscribe opens a Watch stream and reads its initial document.
 func (c *Client) subscribe(ctx context.Context, location string) (*connect.ServerStreamForClient[nogginv1.WatchResponse], *noggin.Document, error) {
-	stream, err := c.rpc.Watch(ctx, connect.NewRequest(&nogginv1.WatchRequest{Location: location}))
+	stream, err := c.rpc.Watch(ctx, connect.NewRequest(&nogginv1.WatchRequest{Location: location, Incremental: true}))
 	if err != nil {
 		return nil, nil, Error(err)
 	}
@@ -429,7 +430,20 @@ func (w *Watcher) Next() (noggin.Event, error) {
 			if m.GetError() != nil {
 				return noggin.Event{Err: convert.ErrorFromProto(m.GetError())}, nil
 			}
-			ev := noggin.Event{Changes: convert.ChangesFromProto(m.GetChanges()), Doc: convert.DocumentFromProto(m.GetDocument())}
+			ev := noggin.Event{Changes: convert.ChangesFromProto(m.GetChanges())}
+			if m.GetDocument() != nil {
+				ev.Doc = convert.DocumentFromProto(m.GetDocument())
+			} else { // the changes, applied to the document the watcher has
+				items := make(map[string]*noggin.Item, len(m.GetItems()))
+				for _, it := range m.GetItems() {
+					items[it.GetKey()] = convert.ItemFromProto(it)
+				}
+				doc, err := noggin.Patch(w.last, ev.Changes, items, convert.CursorsFromProto(m.GetCursors()))
+				if err != nil {
+					return noggin.Event{}, fmt.Errorf("watch: the server's changes do not apply: %w", err)
+				}
+				ev.Doc = doc
+			}
 			w.last = ev.Doc
 			return ev, nil
 		}

@@ -208,8 +208,8 @@ func (s *nogginStore) publish(old, next *noggin.Document) {
 	if old == nil || !s.hub.Active() {
 		return
 	}
-	if ch := noggin.Diff(old, next); len(ch) > 0 {
-		s.hub.Publish(noggin.Event{Changes: ch, Doc: next})
+	if ev, ok := noggin.WatchEvent(old, next); ok {
+		s.hub.Publish(ev)
 	}
 }
 

@@ -403,6 +403,33 @@ func (s *service) Snapshot(ctx context.Context, req *connect.Request[nogginv1.Sn
 	return connect.NewResponse(&nogginv1.SnapshotResponse{Document: s.shows.document(ctx, st, doc)}), nil
 }
 
+// patchMessage is the incremental Watch message from last, the document
+// the client has, to next: the changes from last (merged events hold
+// several diffs in a row; Patch takes one), the items they touch and the
+// cursors, or the document when there are more than maxPatch changes; nil
+// when nothing changed.
+func (s *service) patchMessage(ctx context.Context, st noggin.Store, last, next *noggin.Document) *nogginv1.WatchResponse {
+	changes := noggin.Diff(last, next)
+	msg := &nogginv1.WatchResponse{Revision: next.Revision(), Changes: convert.ChangesToProto(changes)}
+	if len(changes) == 0 && msg.Revision == last.Revision() {
+		return nil
+	}
+	if len(changes) > maxPatch {
+		msg.Document = s.shows.document(ctx, st, next)
+		return msg
+	}
+	for _, it := range noggin.Touched(next, changes) {
+		msg.Items = append(msg.Items, convert.ItemToProto(it))
+	}
+	msg.Cursors = convert.CursorsToProto(next.Cursors())
+	return msg
+}
+
+// maxPatch is the most changes an incremental Watch message carries
+// without the document: more (a client that fell behind, a delete that
+// shifts many siblings) and the whole document is cheaper to apply.
+const maxPatch = 64
+
 func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.WatchRequest], stream *connect.ServerStream[nogginv1.WatchResponse]) error {
 	done, ok := s.watches.enter()
 	if !ok {
@@ -428,9 +455,10 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 	if err != nil {
 		return toConnectError("watch", err)
 	}
-	if err := stream.Send(&nogginv1.WatchResponse{Initial: true, Document: s.shows.document(ctx, st, doc)}); err != nil {
+	if err := stream.Send(&nogginv1.WatchResponse{Initial: true, Document: s.shows.document(ctx, st, doc), Revision: doc.Revision()}); err != nil {
 		return err
 	}
+	incremental, last := req.Msg.GetIncremental(), doc // the document the client has
 	// A stream that the server ends (shutdown) ends unavailable: the
 	// client should reconnect, to this server or another replica.
 	shutdown := connect.NewError(connect.CodeUnavailable, errors.New("watch: the server is shutting down; reconnect"))
@@ -445,15 +473,21 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 				return shutdown
 			}
 			msg := &nogginv1.WatchResponse{}
-			if ev.Err != nil {
+			switch {
+			case ev.Err != nil:
 				ne := noggin.Wrap(ev.Err)
 				msg.Error = convert.ErrorToProto(ne, "watch", string(envelope.Failure("watch", ne).Text()))
-			} else {
-				if len(ev.Changes) == 0 {
+			case incremental:
+				if msg = s.patchMessage(ctx, st, last, ev.Doc); msg == nil {
 					continue
 				}
+				last = ev.Doc
+			case len(ev.Changes) == 0:
+				continue
+			default:
 				msg.Changes = convert.ChangesToProto(ev.Changes)
 				msg.Document = s.shows.document(ctx, st, ev.Doc)
+				msg.Revision = ev.Doc.Revision()
 			}
 			if err := stream.Send(msg); err != nil {
 				return err

@@ -3,16 +3,23 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
+	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
+	"github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1/nogginv1connect"
+
+	"connectrpc.com/connect"
 )
 
 // TestHelperWriter is not a test: it is the "other process" of TestWatch,
@@ -154,8 +161,10 @@ func TestWatch(t *testing.T) {
 			if !reflect.DeepEqual(ev.Changes, want) {
 				t.Fatalf("%s: watcher %d: changes\n got %+v\nwant %+v", s.name, i, ev.Changes, want)
 			}
-			if !noggin.Equal(ev.Doc, cur) {
-				t.Fatalf("%s: watcher %d: document differs", s.name, i)
+			// The client rebuilds the document from the changes: the same
+			// tree (the flat order of items under different parents aside).
+			if left := noggin.Diff(ev.Doc, cur); len(left) > 0 || !slices.Equal(ev.Doc.Cursors(), cur.Cursors()) {
+				t.Fatalf("%s: watcher %d: document differs by %+v", s.name, i, left)
 			}
 		}
 		prev = cur
@@ -243,5 +252,70 @@ func TestWatchErrorEvent(t *testing.T) {
 	ev = next(t, w)
 	if ev.Err != nil || len(ev.Changes) != 1 || ev.Changes[0].Kind != noggin.ChangeAdded || ev.Changes[0].Key != "extra" {
 		t.Fatalf("want added extra, got %+v", ev)
+	}
+}
+
+// TestWatchIncremental: an incremental stream sends the document once,
+// then each write as its changes, the items they touch and the revision
+// (no document); a write of more than maxPatch changes sends the document.
+func TestWatchIncremental(t *testing.T) {
+	ts := startServer(t, "")
+	c := ts.client(t, "connect")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const loc = "inc.yaml"
+	if _, err := c.Push(ctx, loc, noggin.PushOpts{Title: "root"}); err != nil {
+		t.Fatal(err)
+	}
+	raw := nogginv1connect.NewNogginServiceClient(http.DefaultClient, ts.url)
+	stream, err := raw.Watch(ctx, connect.NewRequest(&nogginv1.WatchRequest{Location: loc, Incremental: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	recv := func() *nogginv1.WatchResponse {
+		t.Helper()
+		if !stream.Receive() {
+			t.Fatalf("stream ended: %v", stream.Err())
+		}
+		return stream.Msg()
+	}
+	if m := recv(); !m.GetInitial() || len(m.GetDocument().GetItems()) != 1 || m.GetRevision() == "" {
+		t.Fatalf("initial message: %v", m)
+	}
+	if _, err := c.Note(ctx, loc, noggin.NoteOpts{Text: "n"}); err != nil {
+		t.Fatal(err)
+	}
+	m := recv()
+	if m.GetDocument() != nil || len(m.GetItems()) != 1 || m.GetItems()[0].GetNotes()[0].GetText() != "n" || len(m.GetChanges()) != 1 {
+		t.Fatalf("a note: %v", m)
+	}
+	if w, err := raw.Where(ctx, connect.NewRequest(&nogginv1.WhereRequest{Location: loc})); err != nil || m.GetRevision() != w.Header().Get("Noggin-Revision") {
+		t.Fatalf("revision %q, the noggin's %v (%v)", m.GetRevision(), w, err)
+	}
+	var ops []string
+	for i := range 70 {
+		ops = append(ops, fmt.Sprint("kid ", i))
+	}
+	for _, title := range ops {
+		if _, err := c.Add(ctx, loc, noggin.AddOpts{Title: title, Placement: place("into", "/1")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Then one write that shifts all 70 children: the document again.
+	if _, err := c.Add(ctx, loc, noggin.AddOpts{Title: "first", Placement: place("before", "/1/1")}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		m := recv()
+		if n := len(m.GetChanges()); n > 64 {
+			if m.GetDocument() == nil || len(m.GetItems()) != 0 {
+				t.Fatalf("%d changes without the document", n)
+			}
+			break
+		}
+		if m.GetDocument() != nil {
+			t.Fatalf("%d changes with the document", len(m.GetChanges()))
+		}
 	}
 }

@@ -201,20 +201,32 @@ func DocumentToProto(d *noggin.Document) *nogginv1.Document {
 		if it.Key == d.Active {
 			found = true
 		}
-		out.Items = append(out.Items, &nogginv1.Item{
-			Key:       it.Key,
-			ParentKey: opt(it.ParentKey),
-			Title:     it.Title,
-			Done:      it.Done,
-			CreatedAt: cloneStr(it.CreatedAt),
-			Notes:     NotesToProto(it.Notes),
-		})
+		out.Items = append(out.Items, ItemToProto(it))
 	}
 	if d.Active != "" && found {
 		out.Active = opt(d.Active)
 	}
-	for _, c := range d.Cursors() {
-		out.Cursors = append(out.Cursors, &nogginv1.Cursor{Agent: c.Agent, Key: opt(c.Key)})
+	out.Cursors = CursorsToProto(d.Cursors())
+	return out
+}
+
+// ItemToProto converts one item.
+func ItemToProto(it *noggin.Item) *nogginv1.Item {
+	return &nogginv1.Item{
+		Key:       it.Key,
+		ParentKey: opt(it.ParentKey),
+		Title:     it.Title,
+		Done:      it.Done,
+		CreatedAt: cloneStr(it.CreatedAt),
+		Notes:     NotesToProto(it.Notes),
+	}
+}
+
+// CursorsToProto converts the cursors.
+func CursorsToProto(cs []noggin.Cursor) []*nogginv1.Cursor {
+	var out []*nogginv1.Cursor
+	for _, c := range cs {
+		out = append(out, &nogginv1.Cursor{Agent: c.Agent, Key: opt(c.Key)})
 	}
 	return out
 }
@@ -226,14 +238,7 @@ func DocumentFromProto(d *nogginv1.Document) *noggin.Document {
 	}
 	out := &noggin.Document{Active: d.GetActive(), Items: make([]*noggin.Item, 0, len(d.GetItems()))}
 	for _, it := range d.GetItems() {
-		out.Items = append(out.Items, &noggin.Item{
-			Key:       it.GetKey(),
-			ParentKey: it.GetParentKey(),
-			Title:     it.GetTitle(),
-			Done:      it.GetDone(),
-			CreatedAt: cloneStr(it.CreatedAt),
-			Notes:     NotesFromProto(it.GetNotes()),
-		})
+		out.Items = append(out.Items, ItemFromProto(it))
 	}
 	if cs := d.GetCursors(); len(cs) > 0 {
 		m := noggin.Map{}
@@ -245,6 +250,27 @@ func DocumentFromProto(d *nogginv1.Document) *noggin.Document {
 			m = append(m, noggin.Field{Name: c.GetAgent(), Value: key})
 		}
 		out.Extra = []noggin.Field{{Name: noggin.CursorsField, Value: m}}
+	}
+	return out
+}
+
+// ItemFromProto converts one item.
+func ItemFromProto(it *nogginv1.Item) *noggin.Item {
+	return &noggin.Item{
+		Key:       it.GetKey(),
+		ParentKey: it.GetParentKey(),
+		Title:     it.GetTitle(),
+		Done:      it.GetDone(),
+		CreatedAt: cloneStr(it.CreatedAt),
+		Notes:     NotesFromProto(it.GetNotes()),
+	}
+}
+
+// CursorsFromProto converts the cursors.
+func CursorsFromProto(cs []*nogginv1.Cursor) []noggin.Cursor {
+	var out []noggin.Cursor
+	for _, c := range cs {
+		out = append(out, noggin.Cursor{Agent: c.GetAgent(), Key: c.GetKey()})
 	}
 	return out
 }

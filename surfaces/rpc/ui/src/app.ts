@@ -80,10 +80,11 @@ export class NogginPage {
   async start(): Promise<void> {
     for (;;) {
       try {
-        for await (const res of client.watch({ location: this.name })) {
+        for await (const res of client.watch({ location: this.name, incremental: true })) {
           if (res.error) this.say(res.error.message);
-          if (!res.document) continue;
-          this.model = new Model(res.document);
+          if (res.document) this.model = new Model(res.document);
+          else if (this.model && !res.error) this.model.apply(res.changes, res.items, res.cursors);
+          else continue;
           this.tree.show(this.model);
           if (this.pending && this.model.byKey.has(this.pending)) {
             this.tree.select(this.pending);

@@ -1,5 +1,5 @@
 // The noggin as a tree, built from a Watch message's document.
-import type { Document } from "./gen/noggin/v1/noggin_pb";
+import type { Change, Cursor, Document, Item } from "./gen/noggin/v1/noggin_pb";
 
 export interface Note {
   timestamp?: string;
@@ -21,22 +21,16 @@ export interface Node {
 export class Model {
   readonly byKey = new Map<string, Node>();
   readonly roots: Node[] = [];
-  readonly active: string | undefined;
+  active: string | undefined;
   /** cursors maps an item's key to the agents whose own active item it is. */
   readonly cursors = new Map<string, string[]>();
 
   constructor(doc: Document) {
     this.active = doc.active;
-    for (const c of doc.cursors) {
-      if (c.key !== undefined) this.cursors.set(c.key, [...(this.cursors.get(c.key) ?? []), c.agent]);
-    }
+    this.setCursors(doc.cursors);
     const parents: (string | undefined)[] = [];
     for (const it of doc.items) {
-      this.byKey.set(it.key, {
-        key: it.key, title: it.title, done: it.done, createdAt: it.createdAt,
-        notes: it.notes.map((n) => ({ timestamp: n.timestamp, text: n.text })),
-        parent: null, children: [], index: 0, depth: 0,
-      });
+      this.byKey.set(it.key, node(it));
       parents.push(it.parentKey);
     }
     doc.items.forEach((it, i) => {
@@ -56,6 +50,78 @@ export class Model {
         stack.push(c);
       }
     }
+  }
+
+  private setCursors(cursors: Cursor[]): void {
+    this.cursors.clear();
+    for (const c of cursors) {
+      if (c.key !== undefined) this.cursors.set(c.key, [...(this.cursors.get(c.key) ?? []), c.agent]);
+    }
+  }
+
+  /** apply brings the model to the state after an incremental Watch
+   * message: its changes (removed, added and moved in the document's
+   * order, updated), the items they touch as they are now, and every
+   * cursor. Only the sibling lists the changes touch are renumbered. */
+  apply(changes: Change[], items: Item[], cursors: Cursor[]): void {
+    const now = new Map(items.map((it) => [it.key, it]));
+    const lists = new Set<Node[]>();
+    const siblings = (n: Node) => (n.parent ? n.parent.children : this.roots);
+    const detach = (n: Node) => {
+      const list = siblings(n);
+      const i = list.indexOf(n);
+      if (i >= 0) list.splice(i, 1);
+      lists.add(list);
+    };
+    for (const c of changes) {
+      const k = c.kind;
+      if (k.case === "removed" || k.case === "moved") {
+        const n = this.byKey.get(k.value.key);
+        if (!n) continue;
+        detach(n);
+        if (k.case === "removed") this.byKey.delete(n.key);
+      } else if (k.case === "added" && !this.byKey.has(k.value.key)) {
+        const it = now.get(k.value.key);
+        if (it) this.byKey.set(it.key, node(it)); // placed below, once every new parent exists
+      } else if (k.case === "activeChanged") {
+        this.active = k.value.to;
+      }
+    }
+    for (const it of items) {
+      const n = this.byKey.get(it.key);
+      if (!n) continue;
+      n.title = it.title;
+      n.done = it.done;
+      n.createdAt = it.createdAt;
+      n.notes = it.notes.map((x) => ({ timestamp: x.timestamp, text: x.text }));
+    }
+    const placed: Node[] = [];
+    for (const c of changes) {
+      const k = c.kind;
+      const slot = k.case === "added" ? k.value : k.case === "moved" ? k.value.to : undefined;
+      const n = k.case === "added" || k.case === "moved" ? this.byKey.get(k.value.key) : undefined;
+      if (!slot || !n) continue;
+      n.parent = slot.parentKey === undefined ? null : this.byKey.get(slot.parentKey) ?? null;
+      const list = siblings(n);
+      list.splice(Math.min(slot.position, list.length), 0, n);
+      lists.add(list);
+      placed.push(n);
+    }
+    for (const list of lists) list.forEach((n, i) => (n.index = i + 1));
+    for (const n of placed) {
+      let depth = 0;
+      for (let p = n.parent; p; p = p.parent) depth++;
+      n.depth = depth;
+      const stack = [n];
+      while (stack.length) {
+        const m = stack.pop()!;
+        for (const c of m.children) {
+          c.depth = m.depth + 1;
+          stack.push(c);
+        }
+      }
+    }
+    this.setCursors(cursors);
   }
 
   get size(): number {
@@ -101,4 +167,12 @@ export class Model {
     }
     return count;
   }
+}
+
+function node(it: Item): Node {
+  return {
+    key: it.key, title: it.title, done: it.done, createdAt: it.createdAt,
+    notes: it.notes.map((n) => ({ timestamp: n.timestamp, text: n.text })),
+    parent: null, children: [], index: 0, depth: 0,
+  };
 }

@@ -4356,7 +4356,12 @@ func (x *SnapshotResponse) GetDocument() *Document {
 type WatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Location of the noggin.
-	Location      string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	Location string `protobuf:"bytes,1,opt,name=location,proto3" json:"location,omitempty"`
+	// Incremental asks for the document once: later messages carry the
+	// changes with the new state of the items they touch (items), the
+	// cursors and the revision, and the whole document again only when the
+	// changes would be larger than it (a client that fell behind).
+	Incremental   bool `protobuf:"varint,2,opt,name=incremental,proto3" json:"incremental,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4398,6 +4403,13 @@ func (x *WatchRequest) GetLocation() string {
 	return ""
 }
 
+func (x *WatchRequest) GetIncremental() bool {
+	if x != nil {
+		return x.Incremental
+	}
+	return false
+}
+
 // WatchResponse is one message of the Watch stream.
 type WatchResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -4410,7 +4422,14 @@ type WatchResponse struct {
 	Document *Document `protobuf:"bytes,3,opt,name=document,proto3" json:"document,omitempty"`
 	// An error outside a request (e.g. the file became unparsable); the
 	// stream goes on and the server keeps its last good document.
-	Error         *ErrorDetail `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	Error *ErrorDetail `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	// The noggin's revision after the message (as the answers name it).
+	Revision string `protobuf:"bytes,5,opt,name=revision,proto3" json:"revision,omitempty"`
+	// Incremental messages without a document: the items added, moved or
+	// updated, as they are now, in document order.
+	Items []*Item `protobuf:"bytes,6,rep,name=items,proto3" json:"items,omitempty"`
+	// Incremental messages without a document: every cursor, as now.
+	Cursors       []*Cursor `protobuf:"bytes,7,rep,name=cursors,proto3" json:"cursors,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4469,6 +4488,27 @@ func (x *WatchResponse) GetDocument() *Document {
 func (x *WatchResponse) GetError() *ErrorDetail {
 	if x != nil {
 		return x.Error
+	}
+	return nil
+}
+
+func (x *WatchResponse) GetRevision() string {
+	if x != nil {
+		return x.Revision
+	}
+	return ""
+}
+
+func (x *WatchResponse) GetItems() []*Item {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+func (x *WatchResponse) GetCursors() []*Cursor {
+	if x != nil {
+		return x.Cursors
 	}
 	return nil
 }
@@ -5567,14 +5607,18 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x0fSnapshotRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\"C\n" +
 	"\x10SnapshotResponse\x12/\n" +
-	"\bdocument\x18\x01 \x01(\v2\x13.noggin.v1.DocumentR\bdocument\"*\n" +
+	"\bdocument\x18\x01 \x01(\v2\x13.noggin.v1.DocumentR\bdocument\"L\n" +
 	"\fWatchRequest\x12\x1a\n" +
-	"\blocation\x18\x01 \x01(\tR\blocation\"\xb5\x01\n" +
+	"\blocation\x18\x01 \x01(\tR\blocation\x12 \n" +
+	"\vincremental\x18\x02 \x01(\bR\vincremental\"\xa5\x02\n" +
 	"\rWatchResponse\x12\x18\n" +
 	"\ainitial\x18\x01 \x01(\bR\ainitial\x12+\n" +
 	"\achanges\x18\x02 \x03(\v2\x11.noggin.v1.ChangeR\achanges\x12/\n" +
 	"\bdocument\x18\x03 \x01(\v2\x13.noggin.v1.DocumentR\bdocument\x12,\n" +
-	"\x05error\x18\x04 \x01(\v2\x16.noggin.v1.ErrorDetailR\x05error\"E\n" +
+	"\x05error\x18\x04 \x01(\v2\x16.noggin.v1.ErrorDetailR\x05error\x12\x1a\n" +
+	"\brevision\x18\x05 \x01(\tR\brevision\x12%\n" +
+	"\x05items\x18\x06 \x03(\v2\x0f.noggin.v1.ItemR\x05items\x12+\n" +
+	"\acursors\x18\a \x03(\v2\x11.noggin.v1.CursorR\acursors\"E\n" +
 	"\n" +
 	"RunRequest\x12\x18\n" +
 	"\arequest\x18\x01 \x01(\tR\arequest\x12\x1d\n" +
@@ -5762,65 +5806,67 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	11, // 48: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
 	2,  // 49: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
 	12, // 50: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
-	76, // 51: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
-	69, // 52: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
-	69, // 53: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
-	77, // 54: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
-	13, // 55: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
-	15, // 56: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
-	17, // 57: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
-	19, // 58: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
-	21, // 59: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
-	23, // 60: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
-	25, // 61: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
-	27, // 62: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
-	29, // 63: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
-	31, // 64: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
-	33, // 65: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
-	35, // 66: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
-	37, // 67: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
-	57, // 68: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
-	42, // 69: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
-	47, // 70: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
-	49, // 71: noggin.v1.NogginService.Changes:input_type -> noggin.v1.ChangesRequest
-	39, // 72: noggin.v1.NogginService.Agents:input_type -> noggin.v1.AgentsRequest
-	53, // 73: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
-	55, // 74: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
-	59, // 75: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
-	61, // 76: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
-	67, // 77: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
-	65, // 78: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
-	63, // 79: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
-	14, // 80: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
-	16, // 81: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
-	18, // 82: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
-	20, // 83: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
-	22, // 84: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
-	24, // 85: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
-	26, // 86: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
-	28, // 87: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
-	30, // 88: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
-	32, // 89: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
-	34, // 90: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
-	36, // 91: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
-	38, // 92: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
-	58, // 93: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
-	44, // 94: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
-	48, // 95: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
-	52, // 96: noggin.v1.NogginService.Changes:output_type -> noggin.v1.ChangesResponse
-	40, // 97: noggin.v1.NogginService.Agents:output_type -> noggin.v1.AgentsResponse
-	54, // 98: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
-	56, // 99: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
-	60, // 100: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
-	62, // 101: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
-	68, // 102: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
-	66, // 103: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
-	64, // 104: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
-	80, // [80:105] is the sub-list for method output_type
-	55, // [55:80] is the sub-list for method input_type
-	55, // [55:55] is the sub-list for extension type_name
-	55, // [55:55] is the sub-list for extension extendee
-	0,  // [0:55] is the sub-list for field type_name
+	1,  // 51: noggin.v1.WatchResponse.items:type_name -> noggin.v1.Item
+	3,  // 52: noggin.v1.WatchResponse.cursors:type_name -> noggin.v1.Cursor
+	76, // 53: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
+	69, // 54: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
+	69, // 55: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
+	77, // 56: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
+	13, // 57: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
+	15, // 58: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
+	17, // 59: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
+	19, // 60: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
+	21, // 61: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
+	23, // 62: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
+	25, // 63: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
+	27, // 64: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
+	29, // 65: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
+	31, // 66: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
+	33, // 67: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
+	35, // 68: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
+	37, // 69: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
+	57, // 70: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
+	42, // 71: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
+	47, // 72: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
+	49, // 73: noggin.v1.NogginService.Changes:input_type -> noggin.v1.ChangesRequest
+	39, // 74: noggin.v1.NogginService.Agents:input_type -> noggin.v1.AgentsRequest
+	53, // 75: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
+	55, // 76: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
+	59, // 77: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
+	61, // 78: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
+	67, // 79: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
+	65, // 80: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
+	63, // 81: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
+	14, // 82: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
+	16, // 83: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
+	18, // 84: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
+	20, // 85: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
+	22, // 86: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
+	24, // 87: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
+	26, // 88: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
+	28, // 89: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
+	30, // 90: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
+	32, // 91: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
+	34, // 92: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
+	36, // 93: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
+	38, // 94: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
+	58, // 95: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
+	44, // 96: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
+	48, // 97: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
+	52, // 98: noggin.v1.NogginService.Changes:output_type -> noggin.v1.ChangesResponse
+	40, // 99: noggin.v1.NogginService.Agents:output_type -> noggin.v1.AgentsResponse
+	54, // 100: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
+	56, // 101: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
+	60, // 102: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
+	62, // 103: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
+	68, // 104: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
+	66, // 105: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
+	64, // 106: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
+	82, // [82:107] is the sub-list for method output_type
+	57, // [57:82] is the sub-list for method input_type
+	57, // [57:57] is the sub-list for extension type_name
+	57, // [57:57] is the sub-list for extension extendee
+	0,  // [0:57] is the sub-list for field type_name
 }
 
 func init() { file_noggin_v1_noggin_proto_init() }

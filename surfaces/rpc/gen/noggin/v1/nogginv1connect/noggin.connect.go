@@ -173,8 +173,9 @@ type NogginServiceClient interface {
 	// other clients and writes of other processes, in the order they were
 	// applied, each exactly once. The first message is the current document
 	// with `initial` set and no changes; every later message carries a
-	// non-empty change list and the document after it, or an error (e.g. the
-	// file became unparsable) after which the stream goes on. Changes made
+	// non-empty change list and the document after it (incremental: the
+	// changed items instead, see WatchRequest), or an error (e.g. the file
+	// became unparsable) after which the stream goes on. Changes made
 	// while the watcher has not taken the last message are merged into one
 	// message: a client that stops reading holds one pending document.
 	Watch(context.Context, *connect.Request[v1.WatchRequest]) (*connect.ServerStreamForClient[v1.WatchResponse], error)
@@ -576,8 +577,9 @@ type NogginServiceHandler interface {
 	// other clients and writes of other processes, in the order they were
 	// applied, each exactly once. The first message is the current document
 	// with `initial` set and no changes; every later message carries a
-	// non-empty change list and the document after it, or an error (e.g. the
-	// file became unparsable) after which the stream goes on. Changes made
+	// non-empty change list and the document after it (incremental: the
+	// changed items instead, see WatchRequest), or an error (e.g. the file
+	// became unparsable) after which the stream goes on. Changes made
 	// while the watcher has not taken the last message are merged into one
 	// message: a client that stops reading holds one pending document.
 	Watch(context.Context, *connect.Request[v1.WatchRequest], *connect.ServerStream[v1.WatchResponse]) error
