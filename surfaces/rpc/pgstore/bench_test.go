@@ -138,12 +138,16 @@ func BenchmarkWrite(b *testing.B) {
 	}
 }
 
-// BenchmarkClients: 8 clients writing one 10k-item noggin at once (adds
-// and notes, each client in its own root item's subtree), through one
-// replica and through two; writes/s.
+// BenchmarkClients: 8 and 16 clients writing one 10k-item noggin at once
+// (adds and notes, each client in its own root item's subtree), through
+// one replica and through two; writes/s.
 func BenchmarkClients(b *testing.B) {
-	for _, kind := range []string{"postgres-1-replica", "postgres-2-replicas", "file"} {
-		b.Run(kind, func(b *testing.B) {
+	for _, run := range []struct {
+		kind    string
+		clients int
+	}{{"postgres-1-replica", 8}, {"postgres-2-replicas", 8}, {"postgres-2-replicas", 16}, {"file", 8}} {
+		kind, clients := run.kind, run.clients
+		b.Run(fmt.Sprintf("%s/clients=%d", kind, clients), func(b *testing.B) {
 			var openers []request.Opener
 			if kind == "file" {
 				openers = []request.Opener{benchFile(b, 10000)}
@@ -162,7 +166,6 @@ func BenchmarkClients(b *testing.B) {
 			for _, o := range openers {
 				mustOK(b, &request.Runner{Engine: eng, Opener: o}, "show", map[string]any{"noggin": "team.yaml"})
 			}
-			const clients = 8
 			per := max(b.N/clients, 1)
 			b.ResetTimer()
 			t0 := time.Now()

@@ -13,3 +13,11 @@ func Hold(db *DB, name string) (release func()) {
 // SetBeforeCommit sets the hook every write runs just before its commit
 // (nil: none).
 func SetBeforeCommit(f func(pgx.Tx)) { beforeCommit = f }
+
+// Queued is how many writes wait for a transaction on the noggin name.
+func Queued(db *DB, name string) int {
+	s := db.store(name)
+	s.qmu.Lock()
+	defer s.qmu.Unlock()
+	return len(s.queue)
+}

@@ -15,12 +15,16 @@
 //
 // # Writes
 //
-// A write is one transaction: it locks the noggin's row (SELECT … FOR
+// Writes run in groups: the writes of a replica that wait while one of its
+// transactions on the noggin runs go into the next one (up to 64), each
+// planned on the document the one before left, and are answered when the
+// commit is known (a failed commit fails them all; a verb that fails
+// fails alone). A group's transaction locks the noggin's row (SELECT … FOR
 // UPDATE), brings the replica's cached document up to the row's version
 // (applying the history entries of the other replicas' commits, or reading
 // the whole noggin when it fell too far behind), plans the verb on it,
-// and writes only the rows the ops touched, the history entry and the new
-// version; it then notifies the other replicas (NOTIFY noggin_changes,
+// and writes only the rows the ops touched, the history entries and the new
+// version, in one round trip unless a plan reads the history; it then notifies the other replicas (NOTIFY noggin_changes,
 // "id version"). Reads check the row's version first, so a replica never
 // answers from a document older than the last commit.
 //

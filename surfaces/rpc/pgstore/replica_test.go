@@ -491,3 +491,90 @@ func TestReplicaKeepsFewVersions(t *testing.T) {
 		t.Errorf("%d of the first 10 versions are still reachable after 50 more writes, want at most 1", reachable)
 	}
 }
+
+// TestGroupCommit: writes that wait for a replica's running transaction
+// run in one transaction of their own, each planned on the one before and
+// answered as if it ran alone (a failing verb fails alone); every write
+// is in the noggin once, its history without gaps. When a group's commit
+// fails, every write of it is unavailable and none is in the noggin.
+func TestGroupCommit(t *testing.T) {
+	db, dsn := newDB(t)
+	ctx := context.Background()
+	groups := 0
+	db.Observe = func(what string, _ time.Duration) {
+		if what == "write" {
+			groups++ // under the replica's lock
+		}
+	}
+	run := &request.Runner{Engine: engine(t), Opener: db}
+	if err := call(t, run, "push", "title", "root"); err != nil {
+		t.Fatal(err)
+	}
+	burst := func(n int, write func(i int) error) []error {
+		t.Helper()
+		release := pgstore.Hold(db, "team.yaml")
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() { errs[i] = write(i) })
+		}
+		for pgstore.Queued(db, "team.yaml") < n {
+			runtime.Gosched()
+		}
+		release()
+		wg.Wait()
+		return errs
+	}
+	groups = 0
+	errs := burst(12, func(i int) error {
+		if i%4 == 3 {
+			return call(t, run, "goto", "path", "/9")
+		}
+		return call(t, run, "add", "title", fmt.Sprint("w", i), "into", "/1")
+	})
+	for i, err := range errs {
+		if i%4 == 3 {
+			if noggin.Wrap(err).Code != noggin.CodePathNotFound {
+				t.Errorf("write %d (goto /9): %v", i, err)
+			}
+		} else if err != nil {
+			t.Errorf("write %d: %v", i, err)
+		}
+	}
+	if groups != 1 {
+		t.Errorf("12 waiting writes ran in %d transactions, want 1", groups)
+	}
+	doc, err := db.Export(ctx, "team.yaml")
+	if err != nil || len(doc.Items) != 1+9 {
+		t.Fatalf("after the group: %v, %d items", err, len(doc.Items))
+	}
+	log := run.RunCall(ctx, "log", map[string]any{"noggin": "team.yaml", "limit": 50.0}).Envelope
+	if got := strings.Count(string(log.Encode()), `"seq": `); got != 10 || !strings.Contains(string(log.Encode()), `"seq": 10,`) {
+		t.Fatalf("history of %d entries:\n%s", got, log.Encode())
+	}
+
+	killer, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer killer.Close(ctx)
+	pgstore.SetBeforeCommit(func(tx pgx.Tx) {
+		if _, err := killer.Exec(ctx, `SELECT pg_terminate_backend($1)`, tx.Conn().PgConn().PID()); err != nil {
+			t.Error(err)
+		}
+	})
+	errs = burst(5, func(i int) error { return call(t, run, "add", "title", fmt.Sprint("lost", i)) })
+	pgstore.SetBeforeCommit(nil)
+	for i, err := range errs {
+		if noggin.Wrap(err).Code != noggin.CodeUnavailable {
+			t.Errorf("write %d of a failed commit: %v", i, err)
+		}
+	}
+	if err := call(t, run, "add", "title", "after"); err != nil {
+		t.Fatal(err)
+	}
+	doc, err = db.Export(ctx, "team.yaml")
+	if err != nil || len(doc.Items) != 1+9+1 || doc.Items[len(doc.Items)-1].Title != "after" {
+		t.Fatalf("after the failed group: %v, %d items", err, len(doc.Items))
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,6 +28,16 @@ type nogginStore struct {
 
 	mu     sync.Mutex
 	loaded bool
+	// qmu guards queue, the writes waiting for a transaction, and leading:
+	// a writer is running them (see update).
+	qmu     sync.Mutex
+	queue   []*queued
+	leading bool
+	// cursorsMoved: the last write of one moved a cursor.
+	cursorsMoved bool
+	// seen is the cache as of its last commit, for reads that need not
+	// wait for a running group (see Load); nil until known.
+	seen atomic.Pointer[snapshot]
 	// id is the noggins row (0: the noggin does not exist yet, the empty
 	// document); version is the last commit the document includes.
 	id      int64
@@ -36,6 +47,21 @@ type nogginStore struct {
 	// pos is the position of every item of doc.
 	pos map[string]string
 	hub store.Hub
+}
+
+// snapshot is a committed state of the cache.
+type snapshot struct {
+	id, version int64
+	doc         *noggin.Document
+}
+
+// settle records the cache as committed (under mu).
+func (s *nogginStore) settle() {
+	if !s.loaded {
+		s.seen.Store(nil)
+		return
+	}
+	s.seen.Store(&snapshot{id: s.id, version: s.version, doc: s.doc})
 }
 
 var (
@@ -56,10 +82,32 @@ func (s *nogginStore) Load(ctx context.Context) (*noggin.Document, error) {
 	if err := noggin.Cancelled(ctx); err != nil {
 		return nil, err
 	}
+	// The noggin's last commit is asked outside the lock, so that reads
+	// and the writes that follow them do not wait for a running group.
+	var id, version int64
+	err := s.db.pool.QueryRow(ctx, `SELECT id, version FROM noggins WHERE name = $1`, s.name).Scan(&id, &version)
+	found := !errors.Is(err, pgx.ErrNoRows)
+	if err != nil && found {
+		return nil, unavailable(ctx, err)
+	}
+	if c := s.seen.Load(); found && c != nil && c.id == id && c.version >= version {
+		return c.doc, nil // committed, and as new as the commit asked about
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.refresh(ctx); err != nil {
-		return nil, err
+	defer s.settle()
+	switch {
+	case !found && s.loaded && s.id != 0: // gone since it was cached: ask again, under the lock
+		if err := s.refresh(ctx); err != nil {
+			return nil, err
+		}
+	case !found:
+		s.reset()
+	case s.loaded && s.id == id && s.version >= version: // as new as that commit, or newer
+	default:
+		if err := s.catchUp(ctx, nil, id, version); err != nil {
+			return nil, err
+		}
 	}
 	return s.doc, nil
 }
@@ -365,41 +413,195 @@ func (s *nogginStore) Update(ctx context.Context, w noggin.Write) (*noggin.Docum
 	return s.update(ctx, w, nil)
 }
 
+// A write waits in its noggin's queue; the first writer to find no
+// transaction running leads: it takes every write queued, runs them one
+// after the other in one transaction (each planned on the document the
+// one before left) and commits once, so that concurrent writers share one
+// durable commit (group commit) instead of queueing on the row lock one
+// fsync each. A write's answer is given once the commit is known.
+type queued struct {
+	// cancelled reports the caller gone (noggin.Cancelled of its context).
+	cancelled func() error
+	w         noggin.Write
+	hold      *noggin.Receipt
+	done      chan written
+}
+
+type written struct {
+	doc *noggin.Document
+	err error
+}
+
+// maxGroup bounds the writes of one transaction.
+const maxGroup = 64
+
 // update is Update; hold is the write's receipt (nil: none).
 func (s *nogginStore) update(ctx context.Context, w noggin.Write, hold *noggin.Receipt) (*noggin.Document, error) {
+	q := &queued{cancelled: func() error { return noggin.Cancelled(ctx) }, w: w, hold: hold, done: make(chan written, 1)}
+	s.qmu.Lock()
+	s.queue = append(s.queue, q)
+	lead := !s.leading
+	s.leading = true
+	s.qmu.Unlock()
+	if lead {
+		s.lead(context.WithoutCancel(ctx)) // the groups complete even if their callers go away
+	}
+	r := <-q.done
+	return r.doc, r.err
+}
+
+// lead runs the queued writes as one group, then hands the lead to a
+// goroutine of its own while writes are left (its caller has its answer).
+func (s *nogginStore) lead(ctx context.Context) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.qmu.Lock() // taken once the lock is ours: the writers that came meanwhile join
+	group := s.queue[:min(len(s.queue), maxGroup)]
+	s.queue = s.queue[len(group):]
+	s.qmu.Unlock()
+	s.group(ctx, group)
+	s.mu.Unlock()
+	s.qmu.Lock()
+	defer s.qmu.Unlock()
+	if len(s.queue) == 0 {
+		s.leading = false
+		return
+	}
+	go s.lead(ctx)
+}
+
+// group runs writes in one transaction and answers each of them.
+func (s *nogginStore) group(ctx context.Context, writes []*queued) {
+	results := make([]written, len(writes))
+	answer := func() {
+		for i, q := range writes {
+			q.done <- results[i]
+		}
+	}
+	defer answer()
+	fail := func(err error) {
+		for i := range results {
+			results[i] = written{err: err}
+		}
+	}
 	tx, err := s.db.pool.BeginTx(ctx, pgx.TxOptions{})
 	if err != nil {
-		return nil, unavailable(ctx, err)
+		fail(unavailable(ctx, err))
+		return
 	}
 	committed := false
 	defer func() {
 		if !committed {
-			_ = tx.Rollback(context.WithoutCancel(ctx))
+			_ = tx.Rollback(ctx)
 		}
 	}()
 	start := time.Now()
 	id, version, err := s.lockRow(ctx, tx)
 	if err != nil {
-		return nil, err
+		fail(err)
+		return
 	}
 	if obs := s.db.Observe; obs != nil {
 		obs("lock-wait", time.Since(start))
 		defer func() { obs("write", time.Since(start)) }()
 	}
 	if err := s.catchUp(ctx, tx, id, version); err != nil {
+		fail(err)
+		return
+	}
+	// The cache moves with each write of the group; published (and
+	// answered) only once the commit is known.
+	type step struct{ old, next *noggin.Document }
+	var steps []step
+	cursors := false
+	first := version
+	pending := &pgx.Batch{} // the group's statements, sent with its last ones
+	for i, q := range writes {
+		doc, err := s.one(ctx, q, tx, pending, id, version)
+		results[i] = written{doc: doc, err: err}
+		if err != nil || doc == s.doc {
+			continue
+		}
+		steps = append(steps, step{s.doc, doc})
+		version++
+		cursors = cursors || s.cursorsMoved
+		s.doc, s.version = doc, version
+	}
+	if version == first { // nothing to write: every plan failed or had no ops
+		committed = true
+		_ = tx.Rollback(ctx)
+		return
+	}
+	batch := pending
+	batch.Queue(`UPDATE noggins SET version = $2, digest = $3, active = $4 WHERE id = $1`, id, version, s.digest, nullable(s.doc.Active))
+	if cursors { // the cursors live in the head, with the other top-level fields
+		batch.Queue(`UPDATE noggins SET head = $2 WHERE id = $1`, id, head(s.doc))
+	}
+	if version/100 != first/100 {
+		batch.Queue(`DELETE FROM history WHERE noggin = $1 AND seq <= $2`, id, version-noggin.MaxHistory)
+	}
+	batch.Queue(`SELECT pg_notify($1, $2)`, channel, fmt.Sprintf("%d %d", id, version))
+	err = tx.SendBatch(ctx, batch).Close()
+	if err == nil && beforeCommit != nil {
+		beforeCommit(tx)
+	}
+	if err == nil {
+		err = tx.Commit(ctx)
+		committed = true // committed or not, nothing to roll back; a failure's outcome is unknown
+	}
+	if err != nil {
+		s.loaded = false // read the noggin again before answering from it
+		s.settle()
+		fail(unavailable(ctx, err))
+		return
+	}
+	s.settle()
+	for _, st := range steps {
+		s.publish(st.old, st.next)
+	}
+}
+
+// one plans and queues one write of a group on the cached document (the
+// noggin at version, with the group's earlier writes), and sends its rows
+// and history entry in tx, so that the next write's plan sees them. It
+// returns the document after it (the cached one itself when the write
+// writes nothing), and moves the cache's positions and digest on.
+func (s *nogginStore) one(ctx context.Context, q *queued, tx pgx.Tx, pending *pgx.Batch, id, version int64) (*noggin.Document, error) {
+	s.cursorsMoved = false
+	if err := q.cancelled(); err != nil {
 		return nil, err
 	}
-	if hold != nil {
-		if err := recorded(ctx, tx, id, hold); err != nil {
+	// The group's statements run with ctx, the group's, never a caller's
+	// (a cancelled statement would abort the others' transaction).
+	// What reads the history sends the group's statements queued so far
+	// first, so that it sees the group's earlier writes.
+	flush := func() error {
+		if len(pending.QueuedQueries) == 0 {
+			return nil
+		}
+		err := tx.SendBatch(ctx, pending).Close()
+		pending.QueuedQueries = nil
+		if err != nil {
+			return unavailable(ctx, err)
+		}
+		return nil
+	}
+	if q.hold != nil {
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		if err := recorded(ctx, tx, id, q.hold); err != nil {
 			return nil, err
 		}
 	}
 	before := s.doc
-	h := noggin.NewHistory(func() (noggin.Journal, error) { return journal(ctx, tx, id, version) },
+	h := noggin.NewHistory(func() (noggin.Journal, error) {
+		if err := flush(); err != nil {
+			return noggin.Journal{}, err
+		}
+		return journal(ctx, tx, id, version)
+	},
 		func(string) string { return s.digest }) // one scheme: state tokens
-	ops, err := w.Plan(before, h)
+	ops, err := q.w.Plan(before, h)
 	if err != nil || len(ops) == 0 {
 		return before, err
 	}
@@ -407,50 +609,40 @@ func (s *nogginStore) update(ctx context.Context, w noggin.Write, hold *noggin.R
 	if err != nil {
 		return nil, err
 	}
-	entry, err := noggin.NewEntry(w, h, before, ops)
+	entry, err := noggin.NewEntry(q.w, h, before, ops)
 	if err != nil {
 		return nil, err
 	}
 	entry.Seq, entry.Before, entry.After = int(version+1), s.digest, afterDigest(h, id, version+1)
+	after := entry.After
+	out.SetRevision(func() string { return after }) // the answer, made now, names the state to be committed
 	var request *string
-	if hold != nil {
-		after := entry.After
-		out.SetRevision(func() string { return after }) // the answer, made now, names the state to be committed
-		reply, ok := hold.Await(out)
+	if q.hold != nil {
+		reply, ok := q.hold.Await(out)
 		if !ok {
 			return nil, noggin.NewError(noggin.CodeCancelled, noggin.F("reason", "canceled"))
 		}
-		entry.Request, entry.RequestDigest, entry.Reply, request = hold.ID, hold.Digest, string(reply), &hold.ID
+		entry.Request, entry.RequestDigest, entry.Reply, request = q.hold.ID, q.hold.Digest, string(reply), &q.hold.ID
 	}
-
 	// From here on the write completes even if the caller goes away.
-	wctx := context.WithoutCancel(ctx)
 	batch := &pgx.Batch{}
 	positions := s.rowWrites(batch, id, before, out, ops)
 	posJSON, _ := json.Marshal(positions)
-	batch.Queue(`UPDATE noggins SET version = $2, digest = $3, active = $4 WHERE id = $1`, id, version+1, entry.After, nullable(out.Active))
-	if cursorsMoved(ops) { // the cursors live in the head, with the other top-level fields
-		batch.Queue(`UPDATE noggins SET head = $2 WHERE id = $1`, id, head(out))
-	}
 	batch.Queue(`INSERT INTO history (noggin, seq, entry, positions, request) VALUES ($1, $2, $3, $4, $5)`,
 		id, version+1, string(codec.EncodeEntry(entry)), string(posJSON), request)
-	if (version+1)%100 == 0 {
-		batch.Queue(`DELETE FROM history WHERE noggin = $1 AND seq <= $2`, id, version+1-noggin.MaxHistory)
+	pending.QueuedQueries = append(pending.QueuedQueries, batch.QueuedQueries...)
+	for _, op := range ops {
+		if op.Type == noggin.OpRemove {
+			for _, k := range op.Keys {
+				delete(s.pos, k)
+			}
+		}
 	}
-	batch.Queue(`SELECT pg_notify($1, $2)`, channel, fmt.Sprintf("%d %d", id, version+1))
-	if err := tx.SendBatch(wctx, batch).Close(); err != nil {
-		return nil, unavailable(wctx, err)
+	for k, p := range positions {
+		s.pos[k] = p
 	}
-	if beforeCommit != nil {
-		beforeCommit(tx)
-	}
-	if err := tx.Commit(wctx); err != nil {
-		committed = true // nothing to roll back; the outcome is unknown
-		s.loaded = false // read the noggin again before answering from it
-		return nil, unavailable(wctx, err)
-	}
-	committed = true
-	s.advance(out, ops, positions, version+1, entry.After)
+	s.digest = after
+	s.cursorsMoved = cursorsMoved(ops)
 	return out, nil
 }
 
