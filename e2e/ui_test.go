@@ -394,6 +394,9 @@ func TestUI(t *testing.T) {
 		if link != "http://"+srv.Addr+"/ui/work.yaml" {
 			t.Fatalf("the list links to %q", link)
 		}
+		// A noggin made since shows up in the open list (it asks again every 2 s).
+		cli(t, filepath.Join(root, "sub", "new.yaml"), "push", "fresh")
+		run(t, c, waitJS(`[...document.querySelectorAll('.list a')].map(a=>a.textContent).join()==="sub/new.yaml,work.yaml"`))
 		run(t, c, chromedp.Navigate(link), waitRows(treeTitles(readDoc(t, file))))
 		selectTitle(t, c, "beta")
 		run(t, c, chromedp.Click(chromedp.CSS(".note-form textarea")), press("half a note"))

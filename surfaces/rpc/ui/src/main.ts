@@ -45,21 +45,36 @@ function login(refused: boolean): void {
   input.focus();
 }
 
+// listPage shows the served noggins and keeps the list current: it asks
+// the server again every listEvery ms while the tab is visible.
+const listEvery = 2000;
+
 async function listPage(): Promise<void> {
-  const res = await client.list({});
   const page = el("div", "list");
-  page.append(el("h1", "", "noggin"), el("p", "", res.names.length ? "The noggins this server serves:" : "This server serves no noggin yet."));
+  const intro = el("p");
   const ul = el("ul");
-  for (const name of res.names) {
-    const a = el("a", "", oneLine(name));
-    a.href = "/ui/" + name.split("/").map(encodeURIComponent).join("/");
-    const li = el("li");
-    li.append(a);
-    ul.append(li);
-  }
-  page.append(ul);
-  if (res.truncated) page.append(el("p", "", "(and more)"));
+  const more = el("p", "", "(and more)");
+  page.append(el("h1", "", "noggin"), intro, ul, more);
   root.replaceChildren(page);
+  let shown = "";
+  for (;;) {
+    const res = await client.list({});
+    const key = JSON.stringify([res.names, res.truncated]);
+    if (key !== shown) {
+      shown = key;
+      intro.textContent = res.names.length ? "The noggins this server serves:" : "This server serves no noggin yet.";
+      ul.replaceChildren(...res.names.map((name) => {
+        const a = el("a", "", oneLine(name));
+        a.href = "/ui/" + name.split("/").map(encodeURIComponent).join("/");
+        const li = el("li");
+        li.append(a);
+        return li;
+      }));
+      more.hidden = !res.truncated;
+    }
+    do await new Promise((r) => setTimeout(r, listEvery));
+    while (document.hidden);
+  }
 }
 
 async function start(): Promise<void> {
