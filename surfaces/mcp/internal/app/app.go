@@ -38,7 +38,7 @@ type Env struct {
 	Ready func(addr string)
 }
 
-const usage = `usage: noggin-mcp [--root DIR] [--server URL]... [--http ADDR [--allow-remote]]
+const usage = `usage: noggin-mcp [--root DIR] [--server URL]... [--http ADDR [--allow-remote] [--token-file F]]
        noggin-mcp help | --help | --version
 
 Serves the noggin MCP tools over stdio (default) or streamable HTTP.
@@ -47,7 +47,10 @@ Serves the noggin MCP tools over stdio (default) or streamable HTTP.
   --server URL     a noggin-rpc server (http(s)://HOST:PORT) whose remote locations agents may
                    use, besides $NOGGIN_SERVER and the servers of 'noggin login'; repeatable
   --http ADDR      serve streamable HTTP on ADDR (e.g. 127.0.0.1:8765) instead of stdio
-  --allow-remote   allow --http on a non-loopback address (no authentication: use with care)
+  --allow-remote   allow --http on a non-loopback address; it needs a bearer token then
+  --token-file F   a file holding the bearer token every HTTP request must send
+                   (Authorization: Bearer …; default: $NOGGIN_MCP_TOKEN); required with
+                   --allow-remote on a non-loopback address, never on the command line
   --agent NAME     make every call as agent NAME, with its own cursor (default: $NOGGIN_AGENT;
                    without either, each connection is an agent named after its client, e.g.
                    claude-code-3f2a, shown by noggin_where)
@@ -75,6 +78,7 @@ func Main(ctx context.Context, env Env) int {
 	agent := fs.String("agent", env.Getenv("NOGGIN_AGENT"), "")
 	shared := fs.Bool("shared", false, "")
 	allowRemote := fs.Bool("allow-remote", false, "")
+	tokenFile := fs.String("token-file", "", "")
 	level := fs.String("log-level", "warn", "")
 	version := fs.Bool("version", false, "")
 	if len(env.Args) > 0 && env.Args[0] == "help" {
@@ -153,7 +157,11 @@ func Main(ctx context.Context, env Env) int {
 		}
 		return 0
 	}
-	if err := checkListenAddr(*httpAddr, *allowRemote); err != nil {
+	token, err := httpToken(*tokenFile, env.Getenv)
+	if err == nil {
+		err = checkListenAddr(*httpAddr, *allowRemote, token != "")
+	}
+	if err != nil {
 		fmt.Fprintf(env.Stderr, "noggin-mcp: %v\n", err)
 		return 2
 	}
@@ -166,7 +174,7 @@ func Main(ctx context.Context, env Env) int {
 	if env.Ready != nil {
 		env.Ready(ln.Addr().String())
 	}
-	srv := server.NewHTTPServer(h, log)
+	srv := server.NewHTTPServer(h, log, token)
 	go func() {
 		<-ctx.Done()
 		// The shutdown deadline starts when ctx is done: not ctx's cancellation.
@@ -195,17 +203,43 @@ func agentIDs(sequential bool) func(session string) string {
 	}
 }
 
-// checkListenAddr refuses non-loopback listen addresses unless allowed.
-// An empty host (":8080") listens on every interface and counts as remote.
-func checkListenAddr(addr string, allowRemote bool) error {
+// checkListenAddr refuses non-loopback listen addresses unless allowed
+// and guarded by a token. An empty host (":8080") listens on every
+// interface and counts as remote.
+func checkListenAddr(addr string, allowRemote, token bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--http %q: %w", addr, err)
 	}
-	if allowRemote || isLoopbackHost(host) {
+	switch {
+	case isLoopbackHost(host):
 		return nil
+	case !allowRemote:
+		return fmt.Errorf("--http %q is not a loopback address; pass --allow-remote (with a token: --token-file or $NOGGIN_MCP_TOKEN) to listen on it", addr)
+	case !token:
+		return fmt.Errorf("--http %q is not a loopback address: it needs a bearer token (--token-file FILE or $NOGGIN_MCP_TOKEN), or every noggin under the root is anyone's", addr)
 	}
-	return fmt.Errorf("--http %q is not a loopback address; pass --allow-remote to listen on it anyway (the server has no authentication)", addr)
+	return nil
+}
+
+// httpToken is the bearer token of --http: the file's first line, else
+// $NOGGIN_MCP_TOKEN ("" for none).
+func httpToken(file string, getenv func(string) string) (string, error) {
+	token := getenv("NOGGIN_MCP_TOKEN")
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", fmt.Errorf("--token-file: %w", err)
+		}
+		token = strings.TrimRight(string(b), "\r\n")
+		if token == "" {
+			return "", errors.New("--token-file: the file is empty")
+		}
+	}
+	if strings.TrimSpace(token) != token {
+		return "", errors.New("the token must not be blank or start or end with white space")
+	}
+	return token, nil
 }
 
 func isLoopbackHost(host string) bool {

@@ -22,23 +22,26 @@ func testGetenv(k string) string { return testEnv[k] }
 
 func TestCheckListenAddr(t *testing.T) {
 	for _, c := range []struct {
-		addr  string
-		allow bool
-		ok    bool
+		name         string
+		addr         string
+		allow, token bool
+		ok           bool
 	}{
-		{"127.0.0.1:8765", false, true},
-		{"[::1]:8765", false, true},
-		{"localhost:8765", false, true},
-		{"127.0.0.1:0", false, true},
-		{":8765", false, false},
-		{"0.0.0.0:8765", false, false},
-		{"192.168.1.2:8765", false, false},
-		{"0.0.0.0:8765", true, true},
-		{"nohost", false, false},
+		{"IPv4 loopback", "127.0.0.1:8765", false, false, true},
+		{"IPv6 loopback", "[::1]:8765", false, false, true},
+		{"localhost", "localhost:8765", false, false, true},
+		{"an ephemeral loopback port", "127.0.0.1:0", false, false, true},
+		{"every interface", ":8765", false, false, false},
+		{"the unspecified address", "0.0.0.0:8765", false, false, false},
+		{"a LAN address", "192.168.1.2:8765", false, false, false},
+		{"allowed remote without a token", "0.0.0.0:8765", true, false, false},
+		{"a token without allow-remote", "0.0.0.0:8765", false, true, false},
+		{"allowed remote with a token", "0.0.0.0:8765", true, true, true},
+		{"no port", "nohost", false, false, false},
 	} {
-		err := checkListenAddr(c.addr, c.allow)
+		err := checkListenAddr(c.addr, c.allow, c.token)
 		if (err == nil) != c.ok {
-			t.Errorf("checkListenAddr(%q, %v) = %v", c.addr, c.allow, err)
+			t.Errorf("%s: checkListenAddr(%q, %v, %v) = %v", c.name, c.addr, c.allow, c.token, err)
 		}
 	}
 }

@@ -33,7 +33,7 @@ func TestHTTPTimeouts(t *testing.T) {
 	shortTimeouts(t)
 	h := NewHandler(Config{Engine: testEngine(t), Store: store.Options{Root: t.TempDir()}})
 	var gets atomic.Int32 // event streams opened: a cut one is opened again
-	srv := NewHTTPServer(h, nil)
+	srv := NewHTTPServer(h, nil, "")
 	inner := srv.Handler
 	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {

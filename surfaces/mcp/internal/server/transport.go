@@ -6,12 +6,14 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,9 +50,15 @@ func ServeStdio(ctx context.Context, h *Handler, in io.Reader, out io.Writer) er
 // idle connection. A variable for the tests.
 var timeouts = struct{ header, read, write, idle time.Duration }{10 * time.Second, time.Minute, time.Minute, 2 * time.Minute}
 
-// NewHTTPServer is noggin-mcp's HTTP server: HTTPHandler with the timeouts.
-func NewHTTPServer(h *Handler, log *slog.Logger) *http.Server {
-	return &http.Server{Handler: HTTPHandler(h, log), ReadHeaderTimeout: timeouts.header,
+// NewHTTPServer is noggin-mcp's HTTP server: HTTPHandler with the timeouts,
+// every request but /healthz sending token as a bearer token when token
+// is not "".
+func NewHTTPServer(h *Handler, log *slog.Logger, token string) *http.Server {
+	handler := HTTPHandler(h, log)
+	if token != "" {
+		handler = bearer(token, handler)
+	}
+	return &http.Server{Handler: handler, ReadHeaderTimeout: timeouts.header,
 		ReadTimeout: timeouts.read, WriteTimeout: timeouts.write, IdleTimeout: timeouts.idle}
 }
 
@@ -65,6 +73,21 @@ func HTTPHandler(h *Handler, log *slog.Logger) http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
 	mux.Handle("/", guardHTTP(http.NewCrossOriginProtection().Handler(sh)))
 	return mux
+}
+
+// bearer lets through the requests that send "Authorization: Bearer
+// <token>" (the scheme in any case, the token exactly) and /healthz; the
+// others get 401 with WWW-Authenticate, as RFC 6750 says.
+func bearer(token string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if r.URL.Path != "/healthz" && (!strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="noggin-mcp"`)
+			http.Error(w, "missing or invalid bearer token: send the header 'Authorization: Bearer <token>' (the server's --token-file or $NOGGIN_MCP_TOKEN)", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // maxBodyBytes bounds an HTTP request body: every call whose texts core
