@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/noggin-go/noggin/core/buildinfo"
+	"github.com/noggin-go/noggin/core/cmdline"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/mcp/internal/server"
@@ -39,7 +40,7 @@ type Env struct {
 }
 
 const usage = `usage: noggin-mcp [--root DIR] [--server URL]... [--http ADDR [--allow-remote] [--token-file F]]
-       noggin-mcp help | --help | --version
+       noggin-mcp help | --help | --version | completion bash|zsh|fish
 
 Serves the noggin MCP tools over stdio (default) or streamable HTTP.
 
@@ -63,34 +64,37 @@ Serves the noggin MCP tools over stdio (default) or streamable HTTP.
 // Stderr only; Stdout carries nothing but MCP messages (stdio mode).
 func Main(ctx context.Context, env Env) int {
 	fs := flag.NewFlagSet("noggin-mcp", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	fs.Usage = func() {} // --help prints it on stdout; an error says where to look
-	root := fs.String("root", "", "")
+	fs.SetOutput(io.Discard) // an error is said below, in noggin's words
+	fs.Usage = func() {}     // --help prints it on stdout; an error says where to look
+	root := fs.String("root", "", "only serve noggins under this directory")
 	var servers []string
-	fs.Func("server", "", func(v string) error {
+	fs.Func("server", "a noggin-rpc server agents may use", func(v string) error {
 		if _, err := remote.Origin(v); err != nil {
 			return err
 		}
 		servers = append(servers, v)
 		return nil
 	})
-	httpAddr := fs.String("http", "", "")
-	agent := fs.String("agent", env.Getenv("NOGGIN_AGENT"), "")
-	shared := fs.Bool("shared", false, "")
-	allowRemote := fs.Bool("allow-remote", false, "")
-	tokenFile := fs.String("token-file", "", "")
-	level := fs.String("log-level", "warn", "")
-	version := fs.Bool("version", false, "")
+	httpAddr := fs.String("http", "", "serve streamable HTTP on this address")
+	agent := fs.String("agent", env.Getenv("NOGGIN_AGENT"), "make every call as this agent")
+	shared := fs.Bool("shared", false, "use the shared active item")
+	allowRemote := fs.Bool("allow-remote", false, "allow --http on a non-loopback address (with a token)")
+	tokenFile := fs.String("token-file", "", "a file holding the HTTP bearer token")
+	level := fs.String("log-level", "warn", "stderr log level: debug, info, warn, error")
+	version := fs.Bool("version", false, "print the version")
 	if len(env.Args) > 0 && env.Args[0] == "help" {
 		fmt.Fprint(env.Stdout, usage)
 		return 0
+	}
+	if len(env.Args) > 0 && env.Args[0] == "completion" {
+		return completion(env, fs)
 	}
 	if err := fs.Parse(env.Args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(env.Stdout, usage)
 			return 0
 		}
-		fmt.Fprintln(env.Stderr, "noggin-mcp: see noggin-mcp --help")
+		fmt.Fprintf(env.Stderr, "noggin-mcp: %s (see noggin-mcp --help)\n", cmdline.FlagError(err, env.Args))
 		return 2
 	}
 	if *version {
@@ -185,6 +189,22 @@ func Main(ctx context.Context, env Env) int {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Error("http server", "error", err)
 		return 1
+	}
+	return 0
+}
+
+// completion prints the shell completion script that "completion SHELL"
+// asks for: the flags of fs and the words help and completion.
+func completion(env Env, fs *flag.FlagSet) int {
+	if len(env.Args) != 2 {
+		fmt.Fprintf(env.Stderr, "noggin-mcp: completion takes one shell: %s\n", strings.Join(cmdline.Shells, ", "))
+		return 2
+	}
+	words := []cmdline.Word{{Name: "help", Help: "print the usage"}, {Name: "completion", Help: "print a shell completion script"}}
+	fs.VisitAll(func(f *flag.Flag) { words = append(words, cmdline.Word{Name: "--" + f.Name, Help: f.Usage}) })
+	if err := cmdline.Completion(env.Stdout, env.Args[1], "noggin-mcp", words); err != nil {
+		fmt.Fprintf(env.Stderr, "noggin-mcp: %v\n", err)
+		return 2
 	}
 	return 0
 }

@@ -60,7 +60,10 @@ func TestMainFlags(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--bogus"}, 2, "flag provided but not defined"},
+		{[]string{"--bogus"}, 2, "noggin-mcp: unknown flag: --bogus (see noggin-mcp --help)"},
+		{[]string{"-root"}, 2, "noggin-mcp: flag -root requires a value"},
+		{[]string{"completion", "fish"}, 0, ""},
+		{[]string{"completion", "tcsh"}, 2, "bash, zsh, fish"},
 		{[]string{"extra"}, 2, "unexpected argument"},
 		{[]string{"--http", "0.0.0.0:0"}, 2, "--allow-remote"},
 		{[]string{"--root", "/definitely/not/here"}, 2, "--root"},

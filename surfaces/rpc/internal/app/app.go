@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/noggin-go/noggin/core/buildinfo"
+	"github.com/noggin-go/noggin/core/cmdline"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/rpc/pgstore"
@@ -66,6 +67,7 @@ Usage:
   noggin-rpc export [--store URL] NAME FILE               a noggin of the team database into a file
   noggin-rpc help
   noggin-rpc version      (or --version)
+  noggin-rpc completion bash|zsh|fish                     a shell completion script
 
 Flags of serve:
   --addr HOST:PORT   listen address (default 127.0.0.1:7777)
@@ -109,6 +111,8 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		return 0
 	}
 	switch args[0] {
+	case "completion":
+		return completion(args, stdout, stderr)
 	case "import", "export":
 		return move(ctx, args, getenv, stdout, stderr)
 	case "ui":
@@ -279,18 +283,43 @@ func listen(cfg server.Config, addr string, stderr io.Writer) (*server.Server, n
 // the command ends with code: 0 after --help printed the usage, 2 after a
 // bad flag (the flag package said why on stderr).
 func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, done bool) {
-	fs.SetOutput(stderr)
-	fs.Usage = func() {} // --help prints the usage on stdout; an error says where to look
+	fs.SetOutput(io.Discard) // an error is said below, in noggin's words
+	fs.Usage = func() {}     // --help prints the usage on stdout; an error says where to look
 	err := fs.Parse(args[1:])
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprint(stdout, usage)
 		return 0, true
 	case err != nil:
-		fmt.Fprintln(stderr, "noggin-rpc: see noggin-rpc help")
+		fmt.Fprintf(stderr, "noggin-rpc: %s: %s (see noggin-rpc help)\n", args[0], cmdline.FlagError(err, args[1:]))
 		return 2, true
 	}
 	return 0, false
+}
+
+// completion prints the shell completion script "completion SHELL" asks
+// for: the commands, and the flags the usage text lists.
+func completion(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 2 {
+		fmt.Fprintf(stderr, "noggin-rpc: completion takes one shell: %s\n", strings.Join(cmdline.Shells, ", "))
+		return 2
+	}
+	words := []cmdline.Word{{Name: "serve", Help: "serve noggins"}, {Name: "ui", Help: "the web view of one noggin file"},
+		{Name: "import", Help: "a noggin file into the team database"}, {Name: "export", Help: "a noggin of the team database into a file"},
+		{Name: "help", Help: "print the usage"}, {Name: "version", Help: "print the version"}, {Name: "completion", Help: "print a shell completion script"}}
+	for _, line := range strings.Split(usage, "\n") {
+		f, ok := strings.CutPrefix(line, "  --")
+		if !ok {
+			continue
+		}
+		name, help, _ := strings.Cut(f, " ")
+		words = append(words, cmdline.Word{Name: "--" + name, Help: strings.TrimSpace(help)})
+	}
+	if err := cmdline.Completion(stdout, args[1], "noggin-rpc", words); err != nil {
+		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
+		return 2
+	}
+	return 0
 }
 
 // poolGauges exports the database pool's connection counts.
