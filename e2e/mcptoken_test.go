@@ -66,7 +66,8 @@ func TestMCPHTTPToken(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"0"}}}`
-	post := func(auth string) *http.Response {
+	// post answers the status and the WWW-Authenticate header.
+	post := func(auth string) (int, string) {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/", bytes.NewBufferString(initialize))
 		req.Header.Set("Content-Type", "application/json")
@@ -79,17 +80,22 @@ func TestMCPHTTPToken(t *testing.T) {
 			t.Fatal(err)
 		}
 		res.Body.Close()
-		return res
+		return res.StatusCode, res.Header.Get("WWW-Authenticate")
 	}
 	for _, auth := range []string{"", "Bearer wrong", "Basic " + token, "Bearer " + token + "x"} {
-		if res := post(auth); res.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(res.Header.Get("WWW-Authenticate"), "Bearer") {
-			t.Errorf("Authorization %q: %s, WWW-Authenticate %q", auth, res.Status, res.Header.Get("WWW-Authenticate"))
+		if code, challenge := post(auth); code != http.StatusUnauthorized || !strings.HasPrefix(challenge, "Bearer") {
+			t.Errorf("Authorization %q: %d, WWW-Authenticate %q", auth, code, challenge)
 		}
 	}
-	if res := post("bearer " + token); res.StatusCode != http.StatusOK {
-		t.Errorf("with the token: %s", res.Status)
+	if code, _ := post("bearer " + token); code != http.StatusOK {
+		t.Errorf("with the token: %d", code)
 	}
-	if res, err := http.Get("http://" + addr + "/healthz"); err != nil || res.StatusCode != http.StatusOK {
-		t.Errorf("/healthz without a token: %v %v", res, err)
+	res, err := http.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("/healthz without a token: %s", res.Status)
 	}
 }

@@ -87,5 +87,7 @@ func Completion(w io.Writer, shell, prog string, words []Word) error {
 	return err
 }
 
-func zshQuote(s string) string  { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-func fishQuote(s string) string { return "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(s) + "'" }
+func zshQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+func fishQuote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(s) + "'"
+}
