@@ -37,9 +37,17 @@ build: ## build noggin, noggin-mcp and noggin-rpc into ./bin
 	$(GO) build $(SRV_BUILD) -o $(BIN)/noggin-rpc ./surfaces/rpc/cmd/noggin-rpc
 
 .PHONY: install
-install: ## go install the three binaries into $GOBIN (or ~/go/bin)
+install: man ## go install the three binaries into $GOBIN (or ~/go/bin), their man pages into $MANDIR
 	$(CLI_ENV) $(GO) install $(CLI_BUILD) ./surfaces/cli/cmd/noggin
 	$(GO) install $(SRV_BUILD) ./surfaces/mcp/cmd/noggin-mcp ./surfaces/rpc/cmd/noggin-rpc
+	mkdir -p $(MANDIR)/man1 && cp $(BIN)/man/man1/*.1 $(MANDIR)/man1/
+
+# Where make install puts the man pages (man finds ~/.local/share/man by itself).
+MANDIR    ?= $(HOME)/.local/share/man
+
+.PHONY: man
+man: build ## write the man pages of the three binaries, from their help, into ./bin/man/man1
+	bash scripts/man.sh $(BIN) $(BIN)/man
 
 .PHONY: run
 run: ## run the CLI on the default store: make run ARGS='push "spike storage"'
