@@ -206,30 +206,16 @@ func (r *ChangesResult) AppendJSON(w *jsonw.Writer, depth int) {
 	o.Close()
 }
 
+// entry is the history entry cw names, without its changes.
+func (cw *ChangesWrite) entry() Entry {
+	return Entry{Seq: cw.Seq, Time: cw.Time, Verb: cw.Verb, Agent: cw.Agent, Principal: cw.Principal,
+		Undoes: cw.Undoes, Redoes: cw.Redoes}
+}
+
 func (cw *ChangesWrite) appendJSON(w *jsonw.Writer, depth int) {
 	o := w.OpenObject(depth)
-	o.Lit(`"seq": `)
-	w.Int(cw.Seq)
-	o.Lit(`"time": `)
-	w.Str(cw.Time)
-	o.Lit(`"verb": `)
-	w.Str(cw.Verb)
-	if cw.Agent != "" {
-		o.Lit(`"agent": `)
-		w.Str(cw.Agent)
-	}
-	if cw.Principal != "" {
-		o.Lit(`"principal": `)
-		w.Str(cw.Principal)
-	}
-	if cw.Undoes != 0 {
-		o.Lit(`"undoes": `)
-		w.Int(cw.Undoes)
-	}
-	if cw.Redoes != 0 {
-		o.Lit(`"redoes": `)
-		w.Int(cw.Redoes)
-	}
+	head := cw.entry()
+	head.appendHead(&o, w)
 	o.Lit(`"revision": `)
 	w.Str(cw.Revision)
 	o.Lit(`"changes": `)
@@ -279,8 +265,7 @@ func (r *ChangesResult) Human(h *Human) {
 		return
 	}
 	for _, cw := range r.Writes {
-		e := Entry{Seq: cw.Seq, Time: cw.Time, Verb: cw.Verb, Agent: cw.Agent, Principal: cw.Principal,
-			Undoes: cw.Undoes, Redoes: cw.Redoes}
+		e := cw.entry()
 		for _, c := range cw.Changes {
 			e.Changes = append(e.Changes, c.EntryChange)
 		}

@@ -423,14 +423,9 @@ func (r *UndoResult) AppendJSON(w *jsonw.Writer, depth int) {
 	o.Close()
 }
 
-// appendJSON writes one history entry: {seq, time, verb, undoes, redoes,
-// summary, changes: [{kind, key, title}]}.
-func (e *Entry) appendJSON(w *jsonw.Writer, depth int) {
-	if e == nil {
-		w.Null()
-		return
-	}
-	o := w.OpenObject(depth)
+// appendHead writes the fields that name a write into o: seq, time, verb,
+// agent, principal, undoes and redoes (the last four when set).
+func (e *Entry) appendHead(o *jsonw.Object, w *jsonw.Writer) {
 	o.Lit(`"seq": `)
 	w.Int(e.Seq)
 	o.Lit(`"time": `)
@@ -453,6 +448,17 @@ func (e *Entry) appendJSON(w *jsonw.Writer, depth int) {
 		o.Lit(`"redoes": `)
 		w.Int(e.Redoes)
 	}
+}
+
+// appendJSON writes one history entry: {seq, time, verb, undoes, redoes,
+// summary, changes: [{kind, key, title}]}.
+func (e *Entry) appendJSON(w *jsonw.Writer, depth int) {
+	if e == nil {
+		w.Null()
+		return
+	}
+	o := w.OpenObject(depth)
+	e.appendHead(&o, w)
 	o.Lit(`"summary": `)
 	w.Str(e.Summary())
 	o.Lit(`"changes": `)
