@@ -160,10 +160,42 @@ var tokenCalls = []tokenCall{
 	}},
 	{"noggin_find", onNoggin(map[string]any{"query": "storage"})},
 	{"noggin_log", onNoggin(nil)},
+	// since: the revision before one note another agent made (see measure).
+	{"noggin_changes", onNoggin(nil)},
 	{"noggin_agents", onNoggin(nil)},
 	{"noggin_undo", onNoggin(nil)},
 	{"noggin_redo", onNoggin(nil)},
 	{"noggin_providers", func(string, tokenFixture) map[string]any { return map[string]any{} }},
+}
+
+// catchUp reads the revision of the noggin at loc, then writes a note on
+// it (another agent's), and returns that revision: what noggin_changes is
+// asked since.
+func catchUp(p *stdioMCP, loc string) (string, error) {
+	line, err := p.call("tools/call", map[string]any{"name": "noggin_where", "arguments": map[string]any{"noggin": loc}})
+	if err != nil {
+		return "", err
+	}
+	var res struct {
+		Result struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	var env struct {
+		Revision string `json:"revision"`
+	}
+	if err := json.Unmarshal(line, &res); err != nil || len(res.Result.Content) == 0 {
+		return "", fmt.Errorf("noggin_where: %s", line)
+	}
+	if err := json.Unmarshal([]byte(res.Result.Content[0].Text), &env); err != nil || env.Revision == "" {
+		return "", fmt.Errorf("noggin_where answered no revision: %s", line)
+	}
+	if _, err := p.call("tools/call", map[string]any{"name": "noggin_note", "arguments": map[string]any{"noggin": loc, "text": "a note of another agent"}}); err != nil {
+		return "", err
+	}
+	return env.Revision, nil
 }
 
 // tokenServer measures one server: tools/list, then every call on every
@@ -218,7 +250,13 @@ func (s *tokenServer) measure(dir string) error {
 			if err := os.WriteFile(loc, data, 0o644); err != nil {
 				return err
 			}
-			line, err := p.call("tools/call", map[string]any{"name": c.tool, "arguments": c.args(loc, f)})
+			args := c.args(loc, f)
+			if c.tool == "noggin_changes" { // an agent catching up after another's note
+				if args["since"], err = catchUp(p, loc); err != nil {
+					return err
+				}
+			}
+			line, err := p.call("tools/call", map[string]any{"name": c.tool, "arguments": args})
 			if err != nil {
 				return err
 			}
@@ -281,7 +319,9 @@ func tokenReport(servers []*tokenServer) string {
 		"tool on a fresh copy of each noggin, noggin-mcp with its defaults (an 8,000-byte answer budget).\n" +
 		"\"original\" is the original's noggin-mcp (`NOGGIN_ORIGINAL_MCP`), \"—\" a tool it does not have;\n" +
 		"\"(error)\" an error answer. The noggins: `sampledoc.Doc(10)`, `sampledoc.Flat(1000)` (1,000\n" +
-		"roots, the middle one active), `sampledoc.Doc(2220)`, `sampledoc.Doc(10000)`.\n\n")
+		"roots, the middle one active), `sampledoc.Doc(2220)`, `sampledoc.Doc(10000)`. `noggin_changes`\n" +
+		"is asked since the revision before one note another agent made (what an agent catching up reads\n" +
+		"instead of `noggin_show`).\n\n")
 	b.WriteString("| | " + names(servers) + " |\n|---|" + strings.Repeat("---:|", len(servers)) + "\n")
 	b.WriteString("| `tools/list` |")
 	for _, s := range servers {
