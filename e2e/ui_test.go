@@ -263,7 +263,8 @@ func oneLine(s string) string {
 const rowTitles = `[...document.querySelectorAll('.row:not([hidden])')].sort((a,b)=>a.getBoundingClientRect().top-b.getBoundingClientRect().top).map(r=>r.querySelector('.title').textContent)`
 
 // rowStatesEqual is a JS condition: the page's first 20 rows show doc's
-// tree, row by row: level, path, title, done, notes and cursors.
+// tree, row by row: level, place among the siblings (aria-posinset /
+// aria-setsize), path, title, done, notes and cursors.
 func rowStatesEqual(doc *noggin.Document) string {
 	kids := map[string][]*noggin.Item{}
 	for _, it := range doc.Items {
@@ -278,14 +279,14 @@ func rowStatesEqual(doc *noggin.Document) string {
 	walk = func(parent, path string, level int) {
 		for i, it := range kids[parent] {
 			p := fmt.Sprintf("%s/%d", path, i+1)
-			state := fmt.Sprintf("%d %s %s %v %d %s", level, p, oneLine(it.Title), it.Done, len(it.Notes), strings.Join(agents[it.Key], " "))
+			state := fmt.Sprintf("%d %d/%d %s %s %v %d %s", level, i+1, len(kids[parent]), p, oneLine(it.Title), it.Done, len(it.Notes), strings.Join(agents[it.Key], " "))
 			want = append(want, jsString(state))
 			walk(it.Key, p, level+1)
 		}
 	}
 	walk("", "", 1)
 	want = want[:min(len(want), 20)] // the rows in view of a big tree (the tree is virtual)
-	rows := `[...document.querySelectorAll('.row:not([hidden])')].sort((a,b)=>a.getBoundingClientRect().top-b.getBoundingClientRect().top).map(r=>[r.getAttribute('aria-level'), r.querySelector('.path').textContent, r.querySelector('.title').textContent, r.classList.contains('done'), Number(r.querySelector('.badge').textContent.replace('✎ ', '') || 0), r.querySelector('.agents').textContent].join(' ')).slice(0, 20)`
+	rows := `[...document.querySelectorAll('.row:not([hidden])')].sort((a,b)=>a.getBoundingClientRect().top-b.getBoundingClientRect().top).map(r=>[r.getAttribute('aria-level'), r.getAttribute('aria-posinset')+'/'+r.getAttribute('aria-setsize'), r.querySelector('.path').textContent, r.querySelector('.title').textContent, r.classList.contains('done'), Number(r.querySelector('.badge').textContent.replace('✎ ', '') || 0), r.querySelector('.agents').textContent].join(' ')).slice(0, 20)`
 	return `JSON.stringify(` + rows + `) === JSON.stringify([` + strings.Join(want, ",") + `])`
 }
 
@@ -393,6 +394,9 @@ func TestUI(t *testing.T) {
 		link := eval[string](t, c, `document.querySelector('.list a').href`)
 		if link != "http://"+srv.Addr+"/ui/work.yaml" {
 			t.Fatalf("the list links to %q", link)
+		}
+		if n := eval[int](t, c, `document.querySelectorAll('main').length`); n != 1 {
+			t.Errorf("the list page has %d main landmarks", n)
 		}
 		// A noggin made since shows up in the open list (it asks again every 2 s).
 		cli(t, filepath.Join(root, "sub", "new.yaml"), "push", "fresh")
@@ -591,6 +595,24 @@ func TestUI(t *testing.T) {
 		run(t, c, press("l"), waitJS(`document.querySelectorAll('.log li').length === 14`))
 		step("undo takes back the pop", func(d *noggin.Document) bool { return !byTitle(d, "child").Done }, press("z"))
 		step("redo applies it again", func(d *noggin.Document) bool { return byTitle(d, "child").Done }, press("y"))
+		step("Ctrl+Z undoes", func(d *noggin.Document) bool { return !byTitle(d, "child").Done }, press("z", chromedp.ModifierCtrl))
+		step("Ctrl+Shift+Z redoes", func(d *noggin.Document) bool { return byTitle(d, "child").Done },
+			press("Z", chromedp.ModifierCtrl, chromedp.ModifierShift))
+		step("Ctrl+Z again", func(d *noggin.Document) bool { return !byTitle(d, "child").Done }, press("z", chromedp.ModifierCtrl))
+		step("Ctrl+Y redoes too", func(d *noggin.Document) bool { return byTitle(d, "child").Done }, press("y", chromedp.ModifierCtrl))
+		// Space acts on the row as the page shows it: wait for each change to arrive.
+		childShown := func(done bool) void {
+			not := ":not(.done)"
+			if done {
+				not = ".done"
+			}
+			return waitJS(`[...document.querySelectorAll('.row` + not + ` .title')].some(e => e.textContent === "child")`)
+		}
+		run(t, c, childShown(true))
+		selectTitle(t, c, "child")
+		step("Space reopens a done item", func(d *noggin.Document) bool { return !byTitle(d, "child").Done }, press(" "))
+		run(t, c, childShown(false))
+		step("Space closes an open one", func(d *noggin.Document) bool { return byTitle(d, "child").Done }, press(" "))
 		selectTitle(t, c, "sibling")
 		step("delete with its subtree", func(d *noggin.Document) bool { return byTitle(d, "sibling") == nil && byTitle(d, "renamed") == nil },
 			press(kb.Delete), press("yes"), press(kb.Enter))

@@ -66,7 +66,7 @@ export class NogginPage {
       tools.append(b);
     }
     const keys = el("footer", "keys",
-      "↑↓ select · ←→ fold · " + this.verbs.map((x) => `${keyName(x.key)} ${x.label}`).join(" · ") + " · Alt+↑↓←→ move · Esc cancel");
+      "↑↓ select · ←→ fold · " + this.verbs.map((x) => `${keyName(x.key)} ${x.label}`).join(" · ") + " · Space done/reopen · Ctrl+Shift+Z redo · Alt+↑↓←→ move · Esc cancel");
     const main = el("main");
     main.append(this.tree.el, this.details);
     this.el.append(head, tools, this.alert, this.bar, main, keys);
@@ -129,9 +129,11 @@ export class NogginPage {
 
   private key(e: KeyboardEvent): void {
     if (e.ctrlKey || e.metaKey) {
-      if (e.key === "z" || e.key === "y") {
+      // Ctrl+Z undo; Ctrl+Shift+Z (Shift makes the key "Z") and Ctrl+Y redo; Cmd on macOS.
+      const k = e.key.toLowerCase();
+      if (k === "z" || k === "y") {
         e.preventDefault();
-        this.run(e.key === "z" && !e.shiftKey ? "undo" : "redo", {});
+        this.run(k === "z" && !e.shiftKey ? "undo" : "redo", {});
       }
       return;
     }
@@ -157,6 +159,9 @@ export class NogginPage {
         else if (n?.parent) this.tree.select(n.parent.key);
         break;
       case "Escape": this.panel = "details"; break;
+      case " ": // Space closes the selected item, or reopens a done one
+        if (n) this.run(n.done ? "edit" : "done", n.done ? { path: this.target(n), state: "open" } : { path: this.target(n) }, n);
+        break;
       case "Backspace": this.verbs.find((v) => v.label === "delete")!.run(); break;
       default: {
         const verb = this.verbs.find((v) => v.key === e.key);

@@ -29,6 +29,8 @@ function nogginName(): string | undefined {
 
 function login(refused: boolean): void {
   const form = el("form", "login");
+  const landmark = el("main");
+  landmark.append(form);
   form.append(el("h1", "", "noggin"), el("p", "", refused && token.get() ? "That token was refused. Enter the server's token:" : "This server needs its token:"));
   const input = el("input");
   input.type = "password";
@@ -41,7 +43,7 @@ function login(refused: boolean): void {
     token.set(input.value);
     void start();
   });
-  root.replaceChildren(form);
+  root.replaceChildren(landmark);
   input.focus();
 }
 
@@ -50,7 +52,7 @@ function login(refused: boolean): void {
 const listEvery = 2000;
 
 async function listPage(): Promise<void> {
-  const page = el("div", "list");
+  const page = el("main", "list");
   const intro = el("p");
   const ul = el("ul");
   const more = el("p", "", "(and more)");

@@ -148,6 +148,9 @@ export class TreeView {
       r.className = "row" + (n.done ? " done" : "") + (this.spine.has(n.key) ? " spine" : "") +
         (n.key === model.active ? " active" : "") + (n.key === this.selected ? " selected" : "");
       r.setAttribute("aria-level", String(n.depth + 1));
+      // Where the row is among its siblings, which the virtual list leaves out of the DOM.
+      r.setAttribute("aria-setsize", String(n.parent ? n.parent.children.length : model.roots.length));
+      r.setAttribute("aria-posinset", String(n.index));
       r.setAttribute("aria-selected", String(n.key === this.selected));
       if (n.children.length) r.setAttribute("aria-expanded", String(!this.collapsed.has(n.key)));
       else r.removeAttribute("aria-expanded");
