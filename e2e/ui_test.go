@@ -613,6 +613,16 @@ func TestUI(t *testing.T) {
 		step("Space reopens a done item", func(d *noggin.Document) bool { return !byTitle(d, "child").Done }, press(" "))
 		run(t, c, childShown(false))
 		step("Space closes an open one", func(d *noggin.Document) bool { return byTitle(d, "child").Done }, press(" "))
+		run(t, c, childShown(true))
+		key := byTitle(readDoc(t, file), "child").Key
+		if got := eval[string](t, c, `document.querySelector(".row[data-key='`+key+`'] .check").getAttribute("aria-checked")`); got != "true" {
+			t.Errorf("a done row's checkbox is aria-checked=%q", got)
+		}
+		step("a click on the checkbox reopens", func(d *noggin.Document) bool { return !byTitle(d, "child").Done },
+			chromedp.Click(chromedp.CSS(".row[data-key='"+key+"'] .check")))
+		run(t, c, childShown(false))
+		step("and closes", func(d *noggin.Document) bool { return byTitle(d, "child").Done },
+			chromedp.Click(chromedp.CSS(".row[data-key='"+key+"'] .check")))
 		selectTitle(t, c, "sibling")
 		step("delete with its subtree", func(d *noggin.Document) bool { return byTitle(d, "sibling") == nil && byTitle(d, "renamed") == nil },
 			press(kb.Delete), press("yes"), press(kb.Enter))

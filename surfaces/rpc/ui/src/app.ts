@@ -26,7 +26,7 @@ export class NogginPage {
   private calls = 0; // verbs sent and not yet answered (data-calls, for tests and styles)
 
   constructor(private readonly name: string, private readonly onAuth: () => void) {
-    this.tree = new TreeView((n, open) => (open ? this.run("goto", { path: this.target(n) }) : this.showDetails()));
+    this.tree = new TreeView((n, open) => (open ? this.run("goto", { path: this.target(n) }) : this.showDetails()), (n) => this.toggleDone(n));
     this.alert.setAttribute("role", "alert");
     this.bar.hidden = true;
     const v = (key: string, label: string, run: () => void): Verb => ({ key, label, run });
@@ -160,7 +160,7 @@ export class NogginPage {
         break;
       case "Escape": this.panel = "details"; break;
       case " ": // Space closes the selected item, or reopens a done one
-        if (n) this.run(n.done ? "edit" : "done", n.done ? { path: this.target(n), state: "open" } : { path: this.target(n) }, n);
+        if (n) this.toggleDone(n);
         break;
       case "Backspace": this.verbs.find((v) => v.label === "delete")!.run(); break;
       default: {
@@ -171,6 +171,12 @@ export class NogginPage {
     }
     e.preventDefault();
     if (this.panel === "details") this.showDetails();
+  }
+
+  /** toggleDone closes n, or reopens it when it is done, without moving the active item (edit; a
+   * parent with open children says so, as done does). */
+  private toggleDone(n: Node): void {
+    void this.run("edit", { path: this.target(n), state: n.done ? "open" : "done" }, n);
   }
 
   /** nudge moves n one step: Alt+↑ before its previous sibling, Alt+↓ after its next, Alt+← after its parent, Alt+→ into its previous sibling. */

@@ -17,7 +17,7 @@ export class TreeView {
   private spine = new Set<string>();
   private frame = 0;
 
-  constructor(private readonly onPick: (n: Node, open: boolean) => void) {
+  constructor(private readonly onPick: (n: Node, open: boolean) => void, private readonly onCheck: (n: Node) => void) {
     this.el.tabIndex = 0;
     this.el.setAttribute("role", "tree");
     this.el.setAttribute("aria-label", "items");
@@ -118,6 +118,13 @@ export class TreeView {
       this.toggle(n);
       return;
     }
+    if ((e.target as HTMLElement).classList.contains("check")) {
+      if (open) return; // the second click of a double click: one toggle is enough
+      this.selected = n.key;
+      this.paint();
+      this.onCheck(n);
+      return;
+    }
     this.selected = n.key;
     this.paint();
     this.onPick(n, open);
@@ -133,7 +140,9 @@ export class TreeView {
     while (this.rowsEl.length < need) {
       const r = el("div", "row");
       r.setAttribute("role", "treeitem");
-      r.append(el("span", "twisty"), el("span", "path"), el("span", "mark"), el("span", "title"), el("span", "badge"), el("span", "agents"));
+      const check = el("span", "check");
+      check.setAttribute("role", "checkbox");
+      r.append(el("span", "twisty"), check, el("span", "path"), el("span", "mark"), el("span", "title"), el("span", "badge"), el("span", "agents"));
       this.el.append(r);
       this.rowsEl.push(r);
     }
@@ -141,7 +150,7 @@ export class TreeView {
       const n = this.rows[first + k];
       r.hidden = !n || k >= need;
       if (r.hidden) return;
-      const [twisty, path, mark, title, badge, agents] = r.children as unknown as HTMLElement[];
+      const [twisty, check, path, mark, title, badge, agents] = r.children as unknown as HTMLElement[];
       r.dataset.key = n.key;
       r.style.transform = `translateY(${(first + k) * rowHeight}px)`;
       r.style.paddingLeft = 8 + Math.min(n.depth, 40) * 18 + "px";
@@ -156,7 +165,12 @@ export class TreeView {
       else r.removeAttribute("aria-expanded");
       twisty.textContent = n.children.length ? (this.collapsed.has(n.key) ? "▸" : "▾") : "";
       path.textContent = model.path(n);
-      mark.textContent = (n.key === model.active ? "● " : "") + (n.done ? "✓" : "");
+      // The done state as a checkbox: a click closes or reopens (Space on the selected row too).
+      check.textContent = n.done ? "☑" : "☐";
+      check.setAttribute("aria-checked", String(n.done));
+      check.setAttribute("aria-label", n.done ? "done: click to reopen" : "open: click to close");
+      check.title = n.done ? "reopen" : "close";
+      mark.textContent = n.key === model.active ? "● " : "";
       title.textContent = oneLine(n.title);
       badge.textContent = n.notes.length ? "✎ " + n.notes.length : "";
       // Each agent whose own cursor is here (docs/cli.md, Agents), as text.
