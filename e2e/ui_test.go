@@ -613,6 +613,11 @@ func TestUI(t *testing.T) {
 		step("Space reopens a done item", func(d *noggin.Document) bool { return !byTitle(d, "child").Done }, press(" "))
 		run(t, c, childShown(false))
 		step("Space closes an open one", func(d *noggin.Document) bool { return byTitle(d, "child").Done }, press(" "))
+		// Times read relative, the exact one on hover (this noggin's clock is
+		// fixed months back, so the date).
+		if got := eval[string](t, c, `(t => t && [t.textContent, t.dateTime, t.title].join())(document.querySelector('.details .notes time'))`); got != "2026-01-02,2026-01-02T03:04:05.678Z,2026-01-02T03:04:05.678Z" {
+			t.Errorf("a note's time: %q", got)
+		}
 		run(t, c, childShown(true))
 		key := byTitle(readDoc(t, file), "child").Key
 		if got := eval[string](t, c, `document.querySelector(".row[data-key='`+key+`'] .check").getAttribute("aria-checked")`); got != "true" {

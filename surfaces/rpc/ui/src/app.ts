@@ -3,7 +3,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { call, client, type Envelope, isAuthError, message } from "./api";
 import { Model, type Node } from "./model";
-import { el, oneLine, visible } from "./text";
+import { el, oneLine, timeEl, visible } from "./text";
 import { TreeView } from "./tree";
 
 interface Verb {
@@ -296,13 +296,18 @@ export class NogginPage {
     const fact = (k: string, v: string) => facts.append(el("dt", "", k), el("dd", "", v));
     fact("path", this.path(n));
     fact("state", (n.done ? "done" : "open") + (n.key === this.model.active ? ", active" : ""));
-    if (n.createdAt) fact("created", n.createdAt);
+    if (n.createdAt) {
+      facts.append(el("dt", "", "created"));
+      const dd = el("dd");
+      dd.append(timeEl(n.createdAt));
+      facts.append(dd);
+    }
     fact("key", n.key);
     d.append(facts);
     const notes = el("ol", "notes");
     for (const note of n.notes) {
       const li = el("li");
-      li.append(el("time", "", note.timestamp ?? "—"), el("p", "", visible(note.text)));
+      li.append(timeEl(note.timestamp), el("p", "", visible(note.text)));
       notes.append(li);
     }
     d.append(el("h3", "", n.notes.length ? `Notes (${n.notes.length})` : "No notes"), notes);
@@ -371,7 +376,7 @@ export class NogginPage {
     const list = el("ol", "log");
     for (const e of env.data.entries as { seq: number; time: string; verb: string; agent?: string; summary: string }[]) {
       const li = el("li");
-      li.append(el("time", "", e.time), el("span", "verb", e.verb));
+      li.append(timeEl(e.time), el("span", "verb", e.verb));
       if (e.agent) li.append(el("span", "agent", "by " + visible(e.agent)));
       li.append(el("span", "", visible(e.summary)));
       list.append(li);

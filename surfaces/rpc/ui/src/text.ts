@@ -26,3 +26,27 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, 
   if (text !== undefined) e.textContent = text;
   return e;
 }
+
+/** ago says how long before now ts (RFC 3339) was, as the original's tree does: "16 min ago". */
+export function ago(ts: string, now = Date.now()): string {
+  const t = Date.parse(ts);
+  if (Number.isNaN(t)) return visible(ts);
+  const s = Math.round((now - t) / 1000);
+  if (s < 0) return "in the future";
+  if (s < 45) return "just now";
+  const unit = (n: number, one: string) => `${n} ${one}${n === 1 || one === "min" ? "" : "s"} ago`;
+  if (s < 3600) return unit(Math.max(1, Math.round(s / 60)), "min");
+  if (s < 86400) return unit(Math.round(s / 3600), "hour");
+  if (s < 86400 * 30) return unit(Math.round(s / 86400), "day");
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/** timeEl is a <time> saying ts relative to now, the exact time on hover ("—" for none). */
+export function timeEl(ts: string | undefined): HTMLTimeElement {
+  const e = el("time", "", ts === undefined ? "—" : ago(ts));
+  if (ts !== undefined) {
+    e.dateTime = ts;
+    e.title = ts;
+  }
+  return e;
+}
