@@ -618,6 +618,18 @@ func TestUI(t *testing.T) {
 		if got := eval[string](t, c, `(t => t && [t.textContent, t.dateTime, t.title].join())(document.querySelector('.details .notes time'))`); got != "2026-01-02,2026-01-02T03:04:05.678Z,2026-01-02T03:04:05.678Z" {
 			t.Errorf("a note's time: %q", got)
 		}
+		selectTitle(t, c, "first")
+		step("F2 renames in place", func(d *noggin.Document) bool { return byTitle(d, "first renamed") != nil },
+			press(kb.F2), waitJS(`document.activeElement?.classList.contains("rename")`), press("first renamed"), press(kb.Enter))
+		run(t, c, waitJS(`[...document.querySelectorAll('.row .title')].some(e => e.textContent === "first renamed")`),
+			press(kb.F2), waitJS(`document.activeElement?.classList.contains("rename")`), press("never"), press(kb.Escape),
+			waitJS(`document.activeElement?.classList.contains("tree") && !document.querySelector('.rename')`))
+		if byTitle(readDoc(t, file), "never") != nil {
+			t.Error("Esc in the rename input wrote the title")
+		}
+		step("F2 again, back to its title", func(d *noggin.Document) bool { return byTitle(d, "first") != nil },
+			press(kb.F2), waitJS(`document.activeElement?.classList.contains("rename")`), press("first"), press(kb.Enter))
+		run(t, c, waitJS(`[...document.querySelectorAll('.row .title')].some(e => e.textContent === "first")`))
 		run(t, c, childShown(true))
 		key := byTitle(readDoc(t, file), "child").Key
 		if got := eval[string](t, c, `document.querySelector(".row[data-key='`+key+`'] .check").getAttribute("aria-checked")`); got != "true" {

@@ -66,7 +66,7 @@ export class NogginPage {
       tools.append(b);
     }
     const keys = el("footer", "keys",
-      "↑↓ select · ←→ fold · " + this.verbs.map((x) => `${keyName(x.key)} ${x.label}`).join(" · ") + " · Space done/reopen · Ctrl+Shift+Z redo · Alt+↑↓←→ move · Esc cancel");
+      "↑↓ select · ←→ fold · " + this.verbs.map((x) => `${keyName(x.key)} ${x.label}`).join(" · ") + " · F2 rename · Space done/reopen · Ctrl+Shift+Z redo · Alt+↑↓←→ move · Esc cancel");
     const main = el("main");
     main.append(this.tree.el, this.details);
     this.el.append(head, tools, this.alert, this.bar, main, keys);
@@ -159,6 +159,9 @@ export class NogginPage {
         else if (n?.parent) this.tree.select(n.parent.key);
         break;
       case "Escape": this.panel = "details"; break;
+      case "F2": // rename in place
+        if (n) this.tree.rename(n, (title) => void this.run("edit", { path: this.target(n), title }, n));
+        break;
       case " ": // Space closes the selected item, or reopens a done one
         if (n) this.toggleDone(n);
         break;

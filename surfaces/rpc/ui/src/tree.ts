@@ -16,6 +16,8 @@ export class TreeView {
   selected: string | null = null;
   private spine = new Set<string>();
   private frame = 0;
+  /** The row being renamed in place (F2) and what its Enter does. */
+  private editing: { key: string; commit: (title: string) => void } | null = null;
 
   constructor(private readonly onPick: (n: Node, open: boolean) => void, private readonly onCheck: (n: Node) => void) {
     this.el.tabIndex = 0;
@@ -130,6 +132,41 @@ export class TreeView {
     this.onPick(n, open);
   }
 
+  /** rename opens an input in n's row; Enter gives commit the title typed, Esc or leaving the row cancels. */
+  rename(n: Node, commit: (title: string) => void): void {
+    this.select(n.key);
+    this.editing = { key: n.key, commit };
+    this.paint();
+  }
+
+  private endRename(): void {
+    this.editing = null;
+    this.paint();
+    this.el.focus();
+  }
+
+  private renameInput(n: Node): HTMLInputElement {
+    const input = el("input", "rename");
+    input.value = n.title;
+    input.setAttribute("aria-label", "new title");
+    input.addEventListener("keydown", (e) => {
+      e.stopPropagation(); // the tree's keys are not the input's
+      if (e.key === "Enter") {
+        e.preventDefault();
+        const edit = this.editing;
+        this.endRename();
+        if (edit && input.value !== n.title) edit.commit(input.value);
+      } else if (e.key === "Escape") {
+        e.preventDefault();
+        this.endRename();
+      }
+    });
+    input.addEventListener("blur", () => {
+      if (this.editing?.key === n.key) this.endRename();
+    });
+    return input;
+  }
+
   /** paint fills the rows in view, reusing their elements. */
   paint(): void {
     const model = this.model;
@@ -171,7 +208,16 @@ export class TreeView {
       check.setAttribute("aria-label", n.done ? "done: click to reopen" : "open: click to close");
       check.title = n.done ? "reopen" : "close";
       mark.textContent = n.key === model.active ? "● " : "";
-      title.textContent = oneLine(n.title);
+      if (this.editing?.key === n.key) {
+        if (!(title.firstChild instanceof HTMLInputElement)) {
+          const input = this.renameInput(n);
+          title.replaceChildren(input);
+          input.focus();
+          input.select();
+        }
+      } else {
+        title.textContent = oneLine(n.title);
+      }
       badge.textContent = n.notes.length ? "✎ " + n.notes.length : "";
       // Each agent whose own cursor is here (docs/cli.md, Agents), as text.
       const here = model.cursors.get(n.key);
