@@ -21,6 +21,7 @@ func TestServerFlagErrors(t *testing.T) {
 		{rpc, []string{"serve", "--addr"}, "noggin-rpc: serve: flag --addr requires a value (see noggin-rpc help)\n"},
 		{rpc, []string{"export", "--bogus"}, "noggin-rpc: export: unknown flag: --bogus (see noggin-rpc help)\n"},
 		{mcp, []string{"--bogus"}, "noggin-mcp: unknown flag: --bogus (see noggin-mcp --help)\n"},
+		{mcp, []string{"--bo\x1b[2Jgus"}, "noggin-mcp: unknown flag: --bo\\x1b[2Jgus (see noggin-mcp --help)\n"}, // no escape reaches the terminal
 		{mcp, []string{"--http"}, "noggin-mcp: flag --http requires a value (see noggin-mcp --help)\n"},
 	} {
 		cmd := exec.Command(c.bin, c.args...)

@@ -4,15 +4,22 @@
 package cmdline
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+
+	"github.com/noggin-go/noggin/core/noggin"
 )
 
 // FlagError words an error of package flag as the noggin CLI does — the
 // flag as typed in args: "unknown flag: --bogus", "flag --root requires
-// a value", "invalid value "x" for flag --grace: …".
-func FlagError(err error, args []string) string {
+// a value", "invalid value "x" for flag --grace: …" — with what the user
+// typed made safe for a terminal (noggin.Safe).
+func FlagError(err error, args []string) string { return noggin.Safe(flagError(err, args)) }
+
+func flagError(err error, args []string) string {
 	msg := err.Error()
 	typed := func(name string) string {
 		for _, a := range args {
@@ -90,4 +97,30 @@ func Completion(w io.Writer, shell, prog string, words []Word) error {
 func zshQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 func fishQuote(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(s) + "'"
+}
+
+// Token is a server's bearer token: the first line of file when one is
+// named (--token-file; an empty file is an error, not "no token"), else
+// the environment's value env ("" for none). It must not be padded with
+// white space and must hold only what an HTTP header carries.
+func Token(file, env string) (string, error) {
+	token := env
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", fmt.Errorf("--token-file: %w", err)
+		}
+		if token = strings.TrimRight(string(b), "\r\n"); token == "" {
+			return "", errors.New("--token-file: the file is empty")
+		}
+	}
+	if strings.TrimSpace(token) != token { // blank, or padded by a copy-paste
+		return "", errors.New("the token must not be blank or start or end with white space")
+	}
+	for _, c := range token {
+		if c <= ' ' || c > '~' {
+			return "", errors.New("the token holds a character that is not allowed in an HTTP header (a space, a line break, a control or non-ASCII character)")
+		}
+	}
+	return token, nil
 }

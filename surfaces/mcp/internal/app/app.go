@@ -161,7 +161,7 @@ func Main(ctx context.Context, env Env) int {
 		}
 		return 0
 	}
-	token, err := httpToken(*tokenFile, env.Getenv)
+	token, err := cmdline.Token(*tokenFile, env.Getenv("NOGGIN_MCP_TOKEN"))
 	if err == nil {
 		err = checkListenAddr(*httpAddr, *allowRemote, token != "")
 	}
@@ -240,26 +240,6 @@ func checkListenAddr(addr string, allowRemote, token bool) error {
 		return fmt.Errorf("--http %q is not a loopback address: it needs a bearer token (--token-file FILE or $NOGGIN_MCP_TOKEN), or every noggin under the root is anyone's", addr)
 	}
 	return nil
-}
-
-// httpToken is the bearer token of --http: the file's first line, else
-// $NOGGIN_MCP_TOKEN ("" for none).
-func httpToken(file string, getenv func(string) string) (string, error) {
-	token := getenv("NOGGIN_MCP_TOKEN")
-	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return "", fmt.Errorf("--token-file: %w", err)
-		}
-		token = strings.TrimRight(string(b), "\r\n")
-		if token == "" {
-			return "", errors.New("--token-file: the file is empty")
-		}
-	}
-	if strings.TrimSpace(token) != token {
-		return "", errors.New("the token must not be blank or start or end with white space")
-	}
-	return token, nil
 }
 
 func isLoopbackHost(host string) bool {

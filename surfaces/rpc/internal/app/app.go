@@ -158,7 +158,7 @@ func serveMain(ctx context.Context, args []string, getenv func(string) string, s
 		fmt.Fprintf(stderr, "noggin-rpc: --token is refused: every local user can read a command line (ps, /proc); put the token in a file for --token-file, or in $NOGGIN_RPC_TOKEN\n")
 		return 2
 	}
-	if *token, err = serveToken(*tokenFile, getenv); err != nil {
+	if *token, err = cmdline.Token(*tokenFile, getenv("NOGGIN_RPC_TOKEN")); err != nil {
 		fmt.Fprintf(stderr, "noggin-rpc: %v\n", err)
 		return 2
 	}
@@ -577,28 +577,6 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
-}
-
-// serveToken is serve's bearer token: --token-file (without its line end)
-// or $NOGGIN_RPC_TOKEN; a token must be sendable as a header.
-func serveToken(tokenFile string, getenv func(string) string) (string, error) {
-	token := getenv("NOGGIN_RPC_TOKEN")
-	if tokenFile != "" {
-		b, err := os.ReadFile(tokenFile)
-		if err != nil {
-			return "", fmt.Errorf("--token-file: %w", err)
-		}
-		token = strings.TrimRight(string(b), "\r\n")
-	}
-	if strings.TrimSpace(token) != token { // blank, or padded by a copy-paste
-		return "", errors.New("the token must not be blank or start or end with white space")
-	}
-	for _, c := range token {
-		if c <= ' ' || c > '~' {
-			return "", errors.New("the token holds a character that is not allowed in an HTTP header (a space, a line break, a control or non-ASCII character)")
-		}
-	}
-	return token, nil
 }
 
 // exposure refuses a listener off loopback without a token, or one that
