@@ -73,8 +73,9 @@ const channel = "noggin_changes"
 // (request.Opener) and caches each opened noggin for the process.
 type DB struct {
 	pool *pgxpool.Pool
-	// Observe, when set, is told how long a write waited for its noggin's
-	// row ("lock-wait") and how long the whole write took ("write").
+	// Observe, when set, is told how long a group of writes waited for its
+	// noggin's row ("lock-wait") and how long the whole group took
+	// ("write"), once per group.
 	Observe func(step string, d time.Duration)
 
 	mu     sync.Mutex

@@ -33,8 +33,6 @@ type nogginStore struct {
 	qmu     sync.Mutex
 	queue   []*queued
 	leading bool
-	// cursorsMoved: the last write of one moved a cursor.
-	cursorsMoved bool
 	// seen is the cache as of its last commit, for reads that need not
 	// wait for a running group (see Load); nil until known.
 	seen atomic.Pointer[snapshot]
@@ -516,14 +514,14 @@ func (s *nogginStore) group(ctx context.Context, writes []*queued) {
 	first := version
 	pending := &pgx.Batch{} // the group's statements, sent with its last ones
 	for i, q := range writes {
-		doc, err := s.one(ctx, q, tx, pending, id, version)
+		doc, moved, err := s.one(ctx, q, tx, pending, id, version)
 		results[i] = written{doc: doc, err: err}
 		if err != nil || doc == s.doc {
 			continue
 		}
 		steps = append(steps, step{s.doc, doc})
 		version++
-		cursors = cursors || s.cursorsMoved
+		cursors = cursors || moved
 		s.doc, s.version = doc, version
 	}
 	if version == first { // nothing to write: every plan failed or had no ops
@@ -564,11 +562,11 @@ func (s *nogginStore) group(ctx context.Context, writes []*queued) {
 // noggin at version, with the group's earlier writes), and sends its rows
 // and history entry in tx, so that the next write's plan sees them. It
 // returns the document after it (the cached one itself when the write
-// writes nothing), and moves the cache's positions and digest on.
-func (s *nogginStore) one(ctx context.Context, q *queued, tx pgx.Tx, pending *pgx.Batch, id, version int64) (*noggin.Document, error) {
-	s.cursorsMoved = false
+// writes nothing) and whether it moved a cursor, and moves the cache's
+// positions and digest on.
+func (s *nogginStore) one(ctx context.Context, q *queued, tx pgx.Tx, pending *pgx.Batch, id, version int64) (*noggin.Document, bool, error) {
 	if err := q.cancelled(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// The group's statements run with ctx, the group's, never a caller's
 	// (a cancelled statement would abort the others' transaction).
@@ -587,10 +585,10 @@ func (s *nogginStore) one(ctx context.Context, q *queued, tx pgx.Tx, pending *pg
 	}
 	if q.hold != nil {
 		if err := flush(); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if err := recorded(ctx, tx, id, q.hold); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	before := s.doc
@@ -603,15 +601,15 @@ func (s *nogginStore) one(ctx context.Context, q *queued, tx pgx.Tx, pending *pg
 		func(string) string { return s.digest }) // one scheme: state tokens
 	ops, err := q.w.Plan(before, h)
 	if err != nil || len(ops) == 0 {
-		return before, err
+		return before, false, err
 	}
 	out, err := noggin.Apply(before, ops)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	entry, err := noggin.NewEntry(q.w, h, before, ops)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	entry.Seq, entry.Before, entry.After = int(version+1), s.digest, afterDigest(h, id, version+1)
 	after := entry.After
@@ -620,7 +618,7 @@ func (s *nogginStore) one(ctx context.Context, q *queued, tx pgx.Tx, pending *pg
 	if q.hold != nil {
 		reply, ok := q.hold.Await(out)
 		if !ok {
-			return nil, noggin.NewError(noggin.CodeCancelled, noggin.F("reason", "canceled"))
+			return nil, false, noggin.NewError(noggin.CodeCancelled, noggin.F("reason", "canceled"))
 		}
 		entry.Request, entry.RequestDigest, entry.Reply, request = q.hold.ID, q.hold.Digest, string(reply), &q.hold.ID
 	}
@@ -642,8 +640,7 @@ func (s *nogginStore) one(ctx context.Context, q *queued, tx pgx.Tx, pending *pg
 		s.pos[k] = p
 	}
 	s.digest = after
-	s.cursorsMoved = cursorsMoved(ops)
-	return out, nil
+	return out, cursorsMoved(ops), nil
 }
 
 // recorded is the answer of the history row of r's request id of noggin

@@ -40,7 +40,7 @@ func NewMetrics() *Metrics {
 		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
 	}, []string{"method"})
 	m.storeTime = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "noggin_store_seconds", Help: "Store steps: lock-wait (for a noggin's lock or row) and write (a whole write), by step.",
+		Name: "noggin_store_seconds", Help: "Store steps: lock-wait (for a noggin's lock or row) and write (a whole write; on a team database, a group of writes committed together), by step.",
 		Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
 	}, []string{"step"})
 	m.reg.MustRegister(m.requests, m.latency, m.storeTime,
