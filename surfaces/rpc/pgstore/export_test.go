@@ -1,7 +1,5 @@
 package pgstore
 
-import "github.com/jackc/pgx/v5"
-
 // Hold keeps the replica's cache of the noggin name from moving (as a slow
 // listener would) until the returned function is called.
 func Hold(db *DB, name string) (release func()) {
@@ -10,9 +8,9 @@ func Hold(db *DB, name string) (release func()) {
 	return s.mu.Unlock
 }
 
-// SetBeforeCommit sets the hook every write runs just before its commit
-// (nil: none).
-func SetBeforeCommit(f func(pgx.Tx)) { beforeCommit = f }
+// SetBeforeCommit sets the hook every group of writes runs just before it
+// sends its commit, with its connection's backend pid (nil: none).
+func SetBeforeCommit(f func(pid uint32)) { beforeCommit = f }
 
 // Queued is how many writes wait for a transaction on the noggin name.
 func Queued(db *DB, name string) int {

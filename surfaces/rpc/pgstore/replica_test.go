@@ -414,8 +414,7 @@ func TestCommitFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer killer.Close(ctx)
-	pgstore.SetBeforeCommit(func(tx pgx.Tx) {
-		pid := tx.Conn().PgConn().PID()
+	pgstore.SetBeforeCommit(func(pid uint32) {
 		if _, err := killer.Exec(ctx, `SELECT pg_terminate_backend($1)`, pid); err != nil {
 			t.Error(err)
 		}
@@ -558,8 +557,8 @@ func TestGroupCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer killer.Close(ctx)
-	pgstore.SetBeforeCommit(func(tx pgx.Tx) {
-		if _, err := killer.Exec(ctx, `SELECT pg_terminate_backend($1)`, tx.Conn().PgConn().PID()); err != nil {
+	pgstore.SetBeforeCommit(func(pid uint32) {
+		if _, err := killer.Exec(ctx, `SELECT pg_terminate_backend($1)`, pid); err != nil {
 			t.Error(err)
 		}
 	})

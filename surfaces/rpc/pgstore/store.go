@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
@@ -153,8 +154,8 @@ func (s *nogginStore) reset() {
 
 // catchUp brings the cache to version of row id: by the history entries
 // of the commits it missed, or by reading the whole noggin. tx is the
-// write's transaction (nil: read outside one).
-func (s *nogginStore) catchUp(ctx context.Context, tx pgx.Tx, id, version int64) error {
+// connection of the write's transaction (nil: read outside one).
+func (s *nogginStore) catchUp(ctx context.Context, tx *pgxpool.Conn, id, version int64) error {
 	if s.loaded && s.id == id && s.version == version {
 		return nil
 	}
@@ -166,7 +167,7 @@ func (s *nogginStore) catchUp(ctx context.Context, tx pgx.Tx, id, version int64)
 	// created by a write is caught up from its first entry too, so its
 	// watchers see every commit.
 	created := s.loaded && s.id == 0 && s.version == 0
-	if s.loaded && (s.id == id || created) && version > s.version && version-s.version <= 200 {
+	if s.loaded && (s.id == id || created) && version > s.version && version-s.version <= maxReplay {
 		if ok, err := s.replay(ctx, q, id, version); ok || err != nil {
 			return err
 		}
@@ -183,39 +184,62 @@ func (s *nogginStore) catchUp(ctx context.Context, tx pgx.Tx, id, version int64)
 	return s.reload(ctx, rtx, id)
 }
 
-// replay applies the history entries after the cached version up to
-// version; false when they are not all there (trimmed).
-func (s *nogginStore) replay(ctx context.Context, q querier, id, version int64) (bool, error) {
-	rows, err := q.Query(ctx, `SELECT seq, entry, positions FROM history WHERE noggin = $1 AND seq > $2 AND seq <= $3 ORDER BY seq`,
-		id, s.version, version)
-	if err != nil {
-		return false, unavailable(ctx, err)
-	}
-	type step struct {
-		seq      int64
-		entry    noggin.Entry
-		position map[string]string
-	}
-	var steps []step
+// maxReplay bounds the commits a cache catches up on by their history
+// entries; further behind, it reads the whole noggin.
+const maxReplay = 200
+
+// historySince reads the history entries of noggin $1 after seq $2, up to
+// seq $3.
+const historySince = `SELECT seq, entry, positions FROM history WHERE noggin = $1 AND seq > $2 AND seq <= $3 ORDER BY seq`
+
+// entryRow is a history entry read for a catch-up.
+type entryRow struct {
+	seq      int64
+	entry    noggin.Entry
+	position map[string]string
+}
+
+// readSteps reads the rows of historySince; false when one does not parse.
+func readSteps(ctx context.Context, rows pgx.Rows) ([]entryRow, bool, error) {
+	defer rows.Close()
+	var steps []entryRow
 	for rows.Next() {
-		var st step
+		var st entryRow
 		var entry, positions string
 		if err := rows.Scan(&st.seq, &entry, &positions); err != nil {
-			rows.Close()
-			return false, unavailable(ctx, err)
+			return nil, false, unavailable(ctx, err)
 		}
 		var derr error
 		if st.entry, derr = codec.DecodeEntry([]byte(entry)); derr != nil || json.Unmarshal([]byte(positions), &st.position) != nil {
-			rows.Close()
-			return false, nil
+			return nil, false, nil
 		}
 		steps = append(steps, st)
 	}
 	if err := rows.Err(); err != nil {
+		return nil, false, unavailable(ctx, err)
+	}
+	return steps, true, nil
+}
+
+// replay applies the history entries after the cached version up to
+// version; false when they are not all there (trimmed).
+func (s *nogginStore) replay(ctx context.Context, q querier, id, version int64) (bool, error) {
+	rows, err := q.Query(ctx, historySince, id, s.version, version)
+	if err != nil {
 		return false, unavailable(ctx, err)
 	}
+	steps, ok, err := readSteps(ctx, rows)
+	if !ok || err != nil {
+		return false, err
+	}
+	return s.applySteps(steps, id, version), nil
+}
+
+// applySteps moves the cache to version of row id by steps, the history
+// entries after its version; false when they are not all there.
+func (s *nogginStore) applySteps(steps []entryRow, id, version int64) bool {
 	if int64(len(steps)) != version-s.version || (len(steps) > 0 && (steps[0].seq != s.version+1 || steps[0].entry.Before != s.digest)) {
-		return false, nil
+		return false
 	}
 	if s.id != id { // the row another replica created, from the empty noggin
 		s.id = id
@@ -224,11 +248,11 @@ func (s *nogginStore) replay(ctx context.Context, q querier, id, version int64) 
 	for _, st := range steps {
 		next, err := noggin.Apply(s.doc, st.entry.Ops)
 		if err != nil {
-			return false, nil
+			return false
 		}
 		s.advance(next, st.entry.Ops, st.position, st.seq, st.entry.After)
 	}
-	return true, nil
+	return true
 }
 
 // advance moves the cache to next, the document after a commit.
@@ -452,11 +476,7 @@ func (s *nogginStore) update(ctx context.Context, w noggin.Write, hold *noggin.R
 // goroutine of its own while writes are left (its caller has its answer).
 func (s *nogginStore) lead(ctx context.Context) {
 	s.mu.Lock()
-	s.qmu.Lock() // taken once the lock is ours: the writers that came meanwhile join
-	group := s.queue[:min(len(s.queue), maxGroup)]
-	s.queue = s.queue[len(group):]
-	s.qmu.Unlock()
-	s.group(ctx, group)
+	s.group(ctx)
 	s.mu.Unlock()
 	s.qmu.Lock()
 	defer s.qmu.Unlock()
@@ -467,33 +487,37 @@ func (s *nogginStore) lead(ctx context.Context) {
 	go s.lead(ctx)
 }
 
-// group runs writes in one transaction and answers each of them.
-func (s *nogginStore) group(ctx context.Context, writes []*queued) {
+// take removes the writes of the next group from the queue.
+func (s *nogginStore) take() []*queued {
+	s.qmu.Lock()
+	defer s.qmu.Unlock()
+	group := s.queue[:min(len(s.queue), maxGroup)]
+	s.queue = s.queue[len(group):]
+	return group
+}
+
+// group runs the queued writes in one transaction and answers each of
+// them. The transaction takes two round trips: one begins it, locks the
+// noggin's row and reads the history the cache lacks; one sends the
+// group's rows and commits.
+func (s *nogginStore) group(ctx context.Context) {
+	start := time.Now()
+	conn, id, version, err := s.begin(ctx)
+	writes := s.take()
 	results := make([]written, len(writes))
-	answer := func() {
+	defer func() {
 		for i, q := range writes {
 			q.done <- results[i]
 		}
-	}
-	defer answer()
+	}()
 	fail := func(err error) {
 		for i := range results {
 			results[i] = written{err: err}
 		}
 	}
-	tx, err := s.db.pool.BeginTx(ctx, pgx.TxOptions{})
-	if err != nil {
-		fail(unavailable(ctx, err))
-		return
+	if conn != nil {
+		defer conn.Release() // closed when left in a transaction
 	}
-	committed := false
-	defer func() {
-		if !committed {
-			_ = tx.Rollback(ctx)
-		}
-	}()
-	start := time.Now()
-	id, version, err := s.lockRow(ctx, tx)
 	if err != nil {
 		fail(err)
 		return
@@ -501,10 +525,6 @@ func (s *nogginStore) group(ctx context.Context, writes []*queued) {
 	if obs := s.db.Observe; obs != nil {
 		obs("lock-wait", time.Since(start))
 		defer func() { obs("write", time.Since(start)) }()
-	}
-	if err := s.catchUp(ctx, tx, id, version); err != nil {
-		fail(err)
-		return
 	}
 	// The cache moves with each write of the group; published (and
 	// answered) only once the commit is known.
@@ -514,7 +534,7 @@ func (s *nogginStore) group(ctx context.Context, writes []*queued) {
 	first := version
 	pending := &pgx.Batch{} // the group's statements, sent with its last ones
 	for i, q := range writes {
-		doc, moved, err := s.one(ctx, q, tx, pending, id, version)
+		doc, moved, err := s.one(ctx, q, conn, pending, id, version)
 		results[i] = written{doc: doc, err: err}
 		if err != nil || doc == s.doc {
 			continue
@@ -525,8 +545,8 @@ func (s *nogginStore) group(ctx context.Context, writes []*queued) {
 		s.doc, s.version = doc, version
 	}
 	if version == first { // nothing to write: every plan failed or had no ops
-		committed = true
-		_ = tx.Rollback(ctx)
+		_, _ = conn.Exec(ctx, `ROLLBACK`) // on failure the connection is closed on release
+		s.settle()                        // the catch-up's commits
 		return
 	}
 	batch := pending
@@ -538,15 +558,12 @@ func (s *nogginStore) group(ctx context.Context, writes []*queued) {
 		batch.Queue(`DELETE FROM history WHERE noggin = $1 AND seq <= $2`, id, version-noggin.MaxHistory)
 	}
 	batch.Queue(`SELECT pg_notify($1, $2)`, channel, fmt.Sprintf("%d %d", id, version))
-	err = tx.SendBatch(ctx, batch).Close()
-	if err == nil && beforeCommit != nil {
-		beforeCommit(tx)
+	batch.Queue(`COMMIT`)
+	if beforeCommit != nil {
+		beforeCommit(conn.Conn().PgConn().PID())
 	}
-	if err == nil {
-		err = tx.Commit(ctx)
-		committed = true // committed or not, nothing to roll back; a failure's outcome is unknown
-	}
-	if err != nil {
+	// Committed or not, a failure's outcome is unknown.
+	if err := conn.SendBatch(ctx, batch).Close(); err != nil {
 		s.loaded = false // read the noggin again before answering from it
 		s.settle()
 		fail(unavailable(ctx, err))
@@ -558,13 +575,59 @@ func (s *nogginStore) group(ctx context.Context, writes []*queued) {
 	}
 }
 
+// begin begins a group's transaction on a connection of its own, locks
+// the noggin's row (creating it for the first write) and brings the cache
+// to the row's last commit, reading the history entries it lacks in the
+// same round trip. The connection is returned even with an error.
+func (s *nogginStore) begin(ctx context.Context) (conn *pgxpool.Conn, id, version int64, err error) {
+	conn, err = s.db.pool.Acquire(ctx)
+	if err != nil {
+		return nil, 0, 0, unavailable(ctx, err)
+	}
+	b := &pgx.Batch{}
+	b.Queue(`BEGIN`)
+	b.Queue(lockQuery, s.name)
+	known := s.loaded && s.id != 0
+	if known {
+		b.Queue(historySince, s.id, s.version, s.version+maxReplay)
+	}
+	br := conn.SendBatch(ctx, b)
+	var digest string
+	_, err = br.Exec()
+	if err == nil {
+		err = br.QueryRow().Scan(&id, &version, &digest)
+	}
+	var steps []entryRow
+	replayable := false
+	if err == nil && known {
+		var rows pgx.Rows
+		if rows, err = br.Query(); err == nil {
+			steps, replayable, err = readSteps(ctx, rows)
+		}
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, pgx.ErrNoRows) { // no row yet: created now
+		id, version, digest, err = s.lockRow(ctx, conn)
+	}
+	if err != nil {
+		return conn, 0, 0, unavailable(ctx, err)
+	}
+	s.locked(id, version, digest)
+	if replayable && s.id == id && s.version < version && s.applySteps(steps, id, version) {
+		return conn, id, version, nil
+	}
+	return conn, id, version, s.catchUp(ctx, conn, id, version)
+}
+
 // one plans and queues one write of a group on the cached document (the
 // noggin at version, with the group's earlier writes), and sends its rows
 // and history entry in tx, so that the next write's plan sees them. It
 // returns the document after it (the cached one itself when the write
 // writes nothing) and whether it moved a cursor, and moves the cache's
 // positions and digest on.
-func (s *nogginStore) one(ctx context.Context, q *queued, tx pgx.Tx, pending *pgx.Batch, id, version int64) (*noggin.Document, bool, error) {
+func (s *nogginStore) one(ctx context.Context, q *queued, tx *pgxpool.Conn, pending *pgx.Batch, id, version int64) (*noggin.Document, bool, error) {
 	if err := q.cancelled(); err != nil {
 		return nil, false, err
 	}
@@ -645,7 +708,7 @@ func (s *nogginStore) one(ctx context.Context, q *queued, tx pgx.Tx, pending *pg
 
 // recorded is the answer of the history row of r's request id of noggin
 // id (nil: none; see noggin.Entry.Replied).
-func recorded(ctx context.Context, tx pgx.Tx, id int64, r *noggin.Receipt) error {
+func recorded(ctx context.Context, tx *pgxpool.Conn, id int64, r *noggin.Receipt) error {
 	var text string
 	err := tx.QueryRow(ctx, `SELECT entry FROM history WHERE noggin = $1 AND request = $2`, id, r.ID).Scan(&text)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -661,15 +724,17 @@ func recorded(ctx context.Context, tx pgx.Tx, id int64, r *noggin.Receipt) error
 	return e.Replied(r)
 }
 
-// beforeCommit, when set (by tests), runs just before a write commits.
-var beforeCommit func(pgx.Tx)
+// beforeCommit, when set (by tests), runs just before a group sends its
+// commit, with its connection's backend pid.
+var beforeCommit func(pid uint32)
 
-// lockRow locks the noggin's row for the transaction, creating it for
-// the first write.
-func (s *nogginStore) lockRow(ctx context.Context, tx pgx.Tx) (id, version int64, err error) {
-	var digest string
+// lockQuery locks the noggin's row $1.
+const lockQuery = `SELECT id, version, digest FROM noggins WHERE name = $1 FOR UPDATE`
+
+// lockRow creates the noggin's row and locks it, in the transaction of tx.
+func (s *nogginStore) lockRow(ctx context.Context, tx *pgxpool.Conn) (id, version int64, digest string, err error) {
 	for range 2 {
-		err = tx.QueryRow(ctx, `SELECT id, version, digest FROM noggins WHERE name = $1 FOR UPDATE`, s.name).Scan(&id, &version, &digest)
+		err = tx.QueryRow(ctx, lockQuery, s.name).Scan(&id, &version, &digest)
 		if !errors.Is(err, pgx.ErrNoRows) {
 			break
 		}
@@ -678,16 +743,17 @@ func (s *nogginStore) lockRow(ctx context.Context, tx pgx.Tx) (id, version int64
 			break
 		}
 	}
-	if err != nil {
-		return 0, 0, unavailable(ctx, err)
-	}
+	return id, version, digest, err
+}
+
+// locked notes the locked row's state in the cache.
+func (s *nogginStore) locked(id, version int64, digest string) {
 	if s.loaded && s.id == 0 && version == 0 && digest == initialDigest {
 		// The empty document the cache holds is the new row's (an
 		// imported noggin's first state has a token of its own).
 		s.id, s.digest = id, initialDigest
 		s.db.remember(s, id)
 	}
-	return id, version, nil
 }
 
 // initialDigest names the state of a noggin before its first write.
