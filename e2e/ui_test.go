@@ -651,6 +651,156 @@ func TestUI(t *testing.T) {
 		run(t, c, press("n"), press("   "), press(kb.Enter), waitJS(`document.querySelector('.alert').textContent.startsWith("note: ")`)) // core's rule, not the page's
 	})
 
+	t.Run("direct manipulation by mouse and menu", func(t *testing.T) {
+		srv, root := uiServer(t, map[string][]byte{"hands.yaml": []byte("schemaVersion: 1\nactive: null\nitems: []\n")})
+		file := filepath.Join(root, "hands.yaml")
+		for _, args := range [][]string{{"add", "alpha"}, {"add", "--into", "/1", "alpha child"}, {"add", "bravo"}, {"add", "charlie"}} {
+			cli(t, file, args...)
+		}
+		c := tab(t)
+		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/hands.yaml"), waitRows(treeTitles(readDoc(t, file))))
+		keyOf := func(title string) string {
+			t.Helper()
+			it := byTitle(readDoc(t, file), title)
+			if it == nil {
+				t.Fatalf("no item %q", title)
+			}
+			return it.Key
+		}
+		// at is a point in the row of title: x at its title, y at frac of its height.
+		at := func(title string, frac float64) (float64, float64) {
+			t.Helper()
+			xy := eval[[]float64](t, c, `(r => r ? [r.querySelector('.title').getBoundingClientRect().left + 8, r.getBoundingClientRect().top + r.getBoundingClientRect().height * `+
+				fmt.Sprint(frac)+`] : [])([...document.querySelectorAll('.row:not([hidden])')].find(r => r.querySelector('.title').textContent === `+jsString(title)+`))`)
+			if len(xy) != 2 {
+				t.Fatalf("no row %q in view", title)
+			}
+			return xy[0], xy[1]
+		}
+		mouse := func(typ input.DispatchMouseEventType, x, y float64, buttons int64) void {
+			p := input.DispatchMouseEventParams{Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons}
+			if typ != input.DispatchMouseEventTypeMouseMoved {
+				p.ClickCount = 1
+			}
+			return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+				_, err := cdp.Call(ctx, t, input.DispatchMouseEvent, p)
+				return err
+			})
+		}
+		// press holds the main button on from's row and moves, in steps, to frac of onto's row.
+		hold := func(from, onto string, frac float64) []void {
+			t.Helper()
+			x0, y0 := at(from, 0.5)
+			x1, y1 := at(onto, frac)
+			acts := []void{mouse(input.DispatchMouseEventTypeMousePressed, x0, y0, 1)}
+			for i := 1; i <= 6; i++ {
+				f := float64(i) / 6
+				acts = append(acts, mouse(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, 1),
+					waitJS(`new Promise(r => requestAnimationFrame(() => r(true)))`)) // one move a frame, as a hand makes them
+			}
+			return acts
+		}
+		release := func(title string, frac float64) void {
+			x, y := at(title, frac)
+			return mouse(input.DispatchMouseEventTypeMouseReleased, x, y, 0)
+		}
+		parentTitle := func(d *noggin.Document, title string) string {
+			it := byTitle(d, title)
+			if it == nil {
+				return "?"
+			}
+			for _, p := range d.Items {
+				if p.Key == it.ParentKey {
+					return p.Title
+				}
+			}
+			return ""
+		}
+		selected := func() string {
+			return eval[string](t, c, `document.querySelector('.row.selected .title')?.textContent ?? ""`)
+		}
+
+		// A double click renames in place; Enter saves with one edit.
+		x, y := at("bravo", 0.5)
+		run(t, c, chromedp.MouseClickXY(x, y), chromedp.MouseClickXY(x, y, chromedp.ClickCount(2)),
+			waitJS(`document.activeElement?.classList.contains("rename")`), press("bravo renamed"), press(kb.Enter))
+		waitFile(t, file, "bravo renamed by a double click", func(d *noggin.Document) bool { return byTitle(d, "bravo renamed") != nil })
+		run(t, c, waitRows(treeTitles(readDoc(t, file))), answered)
+
+		// A right click opens the row's menu; arrows and Enter run a verb.
+		x, y = at("charlie", 0.5)
+		run(t, c, chromedp.MouseClickXY(x, y, chromedp.ButtonType(input.MouseButtonRight)),
+			waitJS(`document.activeElement?.getAttribute("role") === "menuitem"`))
+		if got := eval[string](t, c, `[...document.querySelectorAll('[role=menu] [role=menuitem]')].map(m => m.firstChild.textContent).join()`); got != "Add child,Add after,Add before,Go to,Done,Rename,Note…,Move…,Delete…,Copy path,Copy key" {
+			t.Errorf("the menu: %q", got)
+		}
+		run(t, c, press(kb.End), press(kb.ArrowUp), press(kb.ArrowUp), press(kb.ArrowUp), press(kb.ArrowUp), press(kb.ArrowUp), press(kb.ArrowUp),
+			waitJS(`document.activeElement?.firstChild?.textContent === "Done"`), press(kb.Enter), waitJS(`!document.querySelector('[role=menu]')`))
+		waitFile(t, file, "charlie done from its menu", func(d *noggin.Document) bool { return byTitle(d, "charlie").Done })
+		if focus := eval[string](t, c, `document.activeElement.className`); focus != "tree" {
+			t.Errorf("after the menu the focus is on %q, want the tree", focus)
+		}
+		run(t, c, waitRows(treeTitles(readDoc(t, file))), answered)
+
+		// Shift+F10 and the menu key open it on the selected row; Esc closes it.
+		run(t, c, press(kb.F10, chromedp.ModifierShift), waitJS(`document.activeElement?.getAttribute("role") === "menuitem"`),
+			press(kb.Escape), waitJS(`!document.querySelector('[role=menu]') && document.activeElement.className === "tree"`))
+		run(t, c, press(kb.ContextMenu), waitJS(`document.activeElement?.getAttribute("role") === "menuitem"`),
+			press(kb.End), press(kb.Enter), waitJS(`document.querySelector('.alert').textContent === "Copied `+keyOf("charlie")+`"`))
+
+		// Drag: the middle of a row is into it, its upper quarter before it.
+		run(t, c, hold("charlie", "alpha", 0.5)...)
+		if ind := eval[string](t, c, `(d => d.hidden ? "hidden" : d.className)(document.querySelector('.drop'))`); ind != "drop into" {
+			t.Errorf("the drop indicator over alpha's middle: %q", ind)
+		}
+		run(t, c, release("alpha", 0.5))
+		waitFile(t, file, "charlie dragged into alpha", func(d *noggin.Document) bool { return parentTitle(d, "charlie") == "alpha" })
+		run(t, c, waitRows(treeTitles(readDoc(t, file))), answered, waitJS(`document.querySelector('.row.selected .title')?.textContent === "charlie"`))
+		run(t, c, hold("bravo renamed", "alpha", 0.1)...)
+		if ind := eval[string](t, c, `document.querySelector('.drop').className`); ind != "drop before" {
+			t.Errorf("the drop indicator over alpha's upper quarter: %q", ind)
+		}
+		run(t, c, press(kb.Escape), waitJS(`document.querySelector('.drop').hidden`), release("alpha", 0.1))
+		before := readDoc(t, file)
+		run(t, c, hold("bravo renamed", "alpha", 0.1)...)
+		run(t, c, release("alpha", 0.1))
+		waitFile(t, file, "bravo renamed dragged before alpha", func(d *noggin.Document) bool {
+			titles := treeTitles(d)
+			return slices.Index(titles, "bravo renamed") == slices.Index(titles, "alpha")-1 && parentTitle(d, "bravo renamed") == ""
+		})
+		if n := len(readDoc(t, file).Items); n != len(before.Items) {
+			t.Errorf("the drag cancelled with Esc wrote: %d items, was %d", n, len(before.Items))
+		}
+		run(t, c, waitRows(treeTitles(readDoc(t, file))), answered)
+		// A drop into the item's own subtree is refused, and says why.
+		run(t, c, hold("alpha", "alpha child", 0.5)...)
+		if ind := eval[string](t, c, `document.querySelector('.drop').className`); ind != "drop into refused" {
+			t.Errorf("the drop indicator over its own child: %q", ind)
+		}
+		before = readDoc(t, file)
+		run(t, c, release("alpha child", 0.5), waitJS(`document.querySelector('.alert').textContent.includes("cannot go into itself")`))
+		if after := readDoc(t, file); !slices.Equal(treeTitles(after), treeTitles(before)) {
+			t.Error("a refused drop moved something")
+		}
+		// m moves, and the selection follows the moved item.
+		selectTitle(t, c, "alpha child")
+		run(t, c, press("m"), press("after /2"), press(kb.Enter))
+		waitFile(t, file, "alpha child moved after alpha", func(d *noggin.Document) bool { return parentTitle(d, "alpha child") == "" })
+		run(t, c, waitRows(treeTitles(readDoc(t, file))), answered)
+		if got := selected(); got != "alpha child" {
+			t.Errorf("after m the selection is on %q, want the moved item", got)
+		}
+		run(t, c, press(kb.ArrowUp, chromedp.ModifierAlt))
+		waitFile(t, file, "Alt+↑ moved it back before alpha", func(d *noggin.Document) bool {
+			titles := treeTitles(d)
+			return slices.Index(titles, "alpha child") < slices.Index(titles, "alpha")
+		})
+		run(t, c, waitRows(treeTitles(readDoc(t, file))), answered)
+		if got := selected(); got != "alpha child" {
+			t.Errorf("after Alt+↑ the selection is on %q, want the moved item", got)
+		}
+	})
+
 	t.Run("hostile text stays text", func(t *testing.T) {
 		titles := append(slices.Clone(HostileText),
 			`<img src=x onerror="alert(1)">`, `</script><script>alert(2)</script>`, `javascript:alert(3)`,

@@ -4,7 +4,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { call, client, type Envelope, isAuthError, message } from "./api";
 import { Model, type Node } from "./model";
 import { el, oneLine, timeEl, visible } from "./text";
-import { TreeView } from "./tree";
+import { type Place, TreeView } from "./tree";
 
 interface Verb {
   key: string; // the shortcut, as KeyboardEvent.key
@@ -24,9 +24,17 @@ export class NogginPage {
   private model: Model | null = null;
   private pending: string | null = null; // the key to select once the stream has it
   private calls = 0; // verbs sent and not yet answered (data-calls, for tests and styles)
+  private menu: HTMLElement | null = null; // the open context menu
 
   constructor(private readonly name: string, private readonly onAuth: () => void) {
-    this.tree = new TreeView((n, open) => (open ? this.run("goto", { path: this.target(n) }) : this.showDetails()), (n) => this.toggleDone(n));
+    this.tree = new TreeView({
+      pick: () => this.showDetails(),
+      check: (n) => this.toggleDone(n),
+      rename: (n) => this.rename(n),
+      menu: (n, x, y) => this.openMenu(n, x, y),
+      drop: (n, onto, place) => this.drop(n, onto, place),
+      refuse: (why) => this.say(why),
+    });
     this.alert.setAttribute("role", "alert");
     this.bar.hidden = true;
     const v = (key: string, label: string, run: () => void): Verb => ({ key, label, run });
@@ -66,7 +74,8 @@ export class NogginPage {
       tools.append(b);
     }
     const keys = el("footer", "keys",
-      "↑↓ select · ←→ fold · " + this.verbs.map((x) => `${keyName(x.key)} ${x.label}`).join(" · ") + " · F2 rename · Space done/reopen · Ctrl+Shift+Z redo · Alt+↑↓←→ move · Esc cancel");
+      "↑↓ select · ←→ fold · " + this.verbs.map((x) => `${keyName(x.key)} ${x.label}`).join(" · ") +
+      " · F2 rename · Space done/reopen · Ctrl+Shift+Z redo · Alt+↑↓←→ move · Shift+F10 menu · drag to move · Esc cancel");
     const main = el("main");
     main.append(this.tree.el, this.details);
     this.el.append(head, tools, this.alert, this.bar, main, keys);
@@ -128,6 +137,13 @@ export class NogginPage {
   }
 
   private key(e: KeyboardEvent): void {
+    if (e.key === "ContextMenu" || (e.shiftKey && e.key === "F10")) {
+      e.preventDefault();
+      const n = this.tree.selectedNode();
+      const at = n && this.tree.rowRect(n.key);
+      if (n && at) this.openMenu(n, at.left + 40, at.bottom);
+      return;
+    }
     if (e.ctrlKey || e.metaKey) {
       // Ctrl+Z undo; Ctrl+Shift+Z (Shift makes the key "Z") and Ctrl+Y redo; Cmd on macOS.
       const k = e.key.toLowerCase();
@@ -160,7 +176,7 @@ export class NogginPage {
         break;
       case "Escape": this.panel = "details"; break;
       case "F2": // rename in place
-        if (n) this.tree.rename(n, (title) => void this.run("edit", { path: this.target(n), title }, n));
+        if (n) this.rename(n);
         break;
       case " ": // Space closes the selected item, or reopens a done one
         if (n) this.toggleDone(n);
@@ -174,6 +190,102 @@ export class NogginPage {
     }
     e.preventDefault();
     if (this.panel === "details") this.showDetails();
+  }
+
+  /** rename opens an input in n's row; Enter saves the title with one edit, Esc cancels. */
+  private rename(n: Node): void {
+    this.tree.rename(n, (title) => void this.run("edit", { path: this.target(n), title }, n));
+  }
+
+  /** drop moves n before, after or into onto (a row let go after a drag). */
+  private drop(n: Node, onto: Node, place: Place): void {
+    void this.run("move", { path: this.target(n), [place]: this.target(onto) }, n);
+  }
+
+  /** openMenu opens the verbs of n as a menu at x, y (the page's coordinates): arrows move in it,
+   * Enter or a click runs one, Esc or a click elsewhere closes it. */
+  private openMenu(n: Node, x: number, y: number): void {
+    this.closeMenu(false);
+    this.tree.select(n.key);
+    this.showDetails();
+    const byLabel = (label: string) => () => this.verbs.find((v) => v.label === label)!.run();
+    const entries: [string, string, () => void][] = [
+      ["Add child", "a", byLabel("add")],
+      ["Add after", "s", byLabel("add after")],
+      ["Add before", "b", byLabel("add before")],
+      ["Go to", "Enter", byLabel("goto")],
+      [n.done ? "Reopen" : "Done", "Space", () => this.toggleDone(n)],
+      ["Rename", "F2", () => this.rename(n)],
+      ["Note…", "n", byLabel("note")],
+      ["Move…", "m", byLabel("move")],
+      ["Delete…", "Del", byLabel("delete")],
+      ["Copy path", "", () => void this.copy(this.path(n))],
+      ["Copy key", "", () => void this.copy(n.key)],
+    ];
+    const menu = el("div", "menu");
+    menu.setAttribute("role", "menu");
+    menu.setAttribute("aria-label", "verbs of " + this.path(n));
+    const items = entries.map(([label, key, act]) => {
+      const item = el("div", "menuitem");
+      item.setAttribute("role", "menuitem");
+      item.tabIndex = -1;
+      item.append(el("span", "", label), el("kbd", "", key));
+      item.addEventListener("click", () => {
+        this.closeMenu(true);
+        act();
+      });
+      return item;
+    });
+    menu.append(...items);
+    menu.addEventListener("keydown", (e) => {
+      e.stopPropagation(); // the menu's keys are not the tree's
+      const i = items.indexOf(document.activeElement as HTMLDivElement);
+      const to = (j: number) => items[(j + items.length) % items.length].focus();
+      switch (e.key) {
+        case "ArrowDown": to(i + 1); break;
+        case "ArrowUp": to(i - 1); break;
+        case "Home": to(0); break;
+        case "End": to(items.length - 1); break;
+        case "Enter":
+        case " ":
+          if (i >= 0) items[i].click();
+          break;
+        case "Escape":
+        case "Tab":
+          this.closeMenu(true);
+          break;
+        default: return;
+      }
+      e.preventDefault();
+    });
+    document.body.append(menu);
+    // Inside the window, whatever the size of the menu.
+    const w = menu.offsetWidth, h = menu.offsetHeight;
+    menu.style.left = Math.max(0, Math.min(x, innerWidth - w)) + "px";
+    menu.style.top = Math.max(0, Math.min(y, innerHeight - h)) + "px";
+    this.menu = menu;
+    items[0].focus();
+    const away = (e: MouseEvent) => {
+      if (!menu.contains(e.target as HTMLElement | null)) this.closeMenu(false);
+    };
+    setTimeout(() => document.addEventListener("mousedown", away, { once: true }));
+  }
+
+  /** closeMenu closes the open menu (focus: give the keys back to the tree). */
+  private closeMenu(focus: boolean): void {
+    this.menu?.remove();
+    this.menu = null;
+    if (focus) this.focus();
+  }
+
+  /** copy puts text on the clipboard and says so. */
+  private async copy(text: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(text);
+      this.say("Copied " + text, true);
+    } catch {
+      this.say("Could not copy (the browser refused): " + text);
+    }
   }
 
   /** toggleDone closes n, or reopens it when it is done, without moving the active item (edit; a
@@ -193,7 +305,7 @@ export class NogginPage {
       : key === "ArrowLeft" && n.parent ? { after: this.path(n.parent) }
       : key === "ArrowRight" && prev ? { into: this.path(prev) }
       : null;
-    if (to) this.run("move", { path: this.target(n), ...to });
+    if (to) this.run("move", { path: this.target(n), ...to }, n);
   }
 
   private move(n: Node, where: string): void {
@@ -222,7 +334,7 @@ export class NogginPage {
     }
     this.el.dataset.calls = String(++this.calls);
     return call(verb, { noggin: this.name, ...args })
-      .then((env) => this.answered(env))
+      .then((env) => this.answered(env, about))
       .catch((e) => {
         if (isAuthError(e)) this.onAuth();
         else this.say(message(e));
@@ -231,23 +343,26 @@ export class NogginPage {
       .finally(() => (this.el.dataset.calls = String(--this.calls)));
   }
 
-  private answered(env: Envelope): Envelope {
+  private answered(env: Envelope, about?: Node): Envelope {
     if (env.status === "error") this.say(env.error?.message ?? "failed");
     else this.say("");
-    const target: unknown = env.data?.targetKey ?? env.data?.view?.targetKey;
+    // A moved item stays selected; else the new or now active item the answer names.
+    const target: unknown = env.verb === "move" && about ? about.key : env.data?.targetKey ?? env.data?.view?.targetKey;
     if (env.status === "ok" && typeof target === "string" && env.verb !== "note" && env.verb !== "edit") {
       // The new, moved or now active item is selected once the stream has it.
       if (this.model?.byKey.has(target)) this.tree.select(target);
-      else this.pending = target;
+      if (!this.model?.byKey.has(target) || env.verb === "move") this.pending = target; // revealed where the stream puts it
       this.showDetails();
     }
     if (this.panel === "log") void this.showLog();
     return env;
   }
 
-  private say(text: string): void {
+  /** say shows a problem (or, info, a plain message) above the tree. */
+  private say(text: string, info = false): void {
     this.alert.textContent = visible(text);
     this.alert.hidden = !text;
+    this.alert.classList.toggle("info", info);
   }
 
   /** ask shows the bar with a question; answer gets the non-empty reply. */

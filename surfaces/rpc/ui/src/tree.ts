@@ -6,6 +6,30 @@ import { el, oneLine } from "./text";
 const rowHeight = 28;
 const overscan = 10;
 
+/** Where a dragged row goes relative to the row it is dropped on. */
+export type Place = "before" | "after" | "into";
+
+/** What the tree asks of its page. */
+export interface TreeActions {
+  pick(n: Node): void; // a click
+  check(n: Node): void; // a click on the row's checkbox
+  rename(n: Node): void; // a double click
+  menu(n: Node, x: number, y: number): void; // a right click
+  drop(n: Node, onto: Node, place: Place): void; // a drag let go over a row
+  refuse(why: string): void; // a drag let go where it cannot go
+}
+
+/** A row being dragged: where the press was, and where a drop would go. */
+interface Drag {
+  key: string;
+  x: number;
+  y: number;
+  moving: boolean;
+  onto?: Node;
+  place?: Place;
+  refused?: string;
+}
+
 export class TreeView {
   readonly el = el("div", "tree");
   private readonly spacer = el("div", "spacer");
@@ -18,16 +42,123 @@ export class TreeView {
   private frame = 0;
   /** The row being renamed in place (F2) and what its Enter does. */
   private editing: { key: string; commit: (title: string) => void } | null = null;
+  private drag: Drag | null = null;
+  private dragged = false; // the click that ends a drag is not a pick
+  /** Shows where a dragged row would go: a line between rows, or a box around the row it would go into. */
+  private readonly indicator = el("div", "drop");
 
-  constructor(private readonly onPick: (n: Node, open: boolean) => void, private readonly onCheck: (n: Node) => void) {
+  constructor(private readonly on: TreeActions) {
     this.el.tabIndex = 0;
     this.el.setAttribute("role", "tree");
     this.el.setAttribute("aria-label", "items");
-    this.el.append(this.spacer);
+    this.indicator.hidden = true;
+    this.indicator.setAttribute("aria-hidden", "true");
+    this.el.append(this.spacer, this.indicator);
     this.el.addEventListener("scroll", () => this.schedule());
     new ResizeObserver(() => this.schedule()).observe(this.el);
     this.el.addEventListener("click", (e) => this.click(e, false));
     this.el.addEventListener("dblclick", (e) => this.click(e, true));
+    this.el.addEventListener("contextmenu", (e) => {
+      const n = this.rowOf(e.target);
+      if (!n || e.button !== 2) return; // the keyboard's menu key is the page's (see NogginPage.key)
+      e.preventDefault();
+      this.selected = n.key;
+      this.paint();
+      this.on.menu(n, e.clientX, e.clientY);
+    });
+    this.el.addEventListener("mousedown", (e) => this.press(e));
+  }
+
+  private rowOf(target: EventTarget | null): Node | undefined {
+    const row = (target as HTMLElement | null)?.closest<HTMLElement>(".row");
+    return row?.dataset.key ? this.model?.byKey.get(row.dataset.key) : undefined;
+  }
+
+  /** rowRect is where the row of key is on the screen (null: not in view). */
+  rowRect(key: string): DOMRect | null {
+    const i = this.rows.findIndex((r) => r.key === key);
+    if (i < 0) return null;
+    const box = this.el.getBoundingClientRect();
+    return new DOMRect(box.left, box.top + i * rowHeight - this.el.scrollTop, box.width, rowHeight);
+  }
+
+  /** press starts following a row held down with the main button: moved a few pixels, it is dragged. */
+  private press(e: MouseEvent): void {
+    const t = e.target as HTMLElement;
+    const n = this.rowOf(t);
+    if (!n || e.button !== 0 || t.closest(".twisty, .check, input")) return;
+    // No text selection, which the browser would drag itself (and then send no more moves).
+    e.preventDefault();
+    this.el.focus();
+    this.drag = { key: n.key, x: e.clientX, y: e.clientY, moving: false };
+    const move = (m: MouseEvent) => this.dragTo(m);
+    const key = (k: KeyboardEvent) => {
+      if (k.key !== "Escape" || !this.drag) return;
+      k.preventDefault();
+      k.stopPropagation();
+      this.endDrag();
+    };
+    const up = (u: MouseEvent) => {
+      document.removeEventListener("mousemove", move);
+      document.removeEventListener("mouseup", up);
+      document.removeEventListener("keydown", key, true);
+      const d = this.drag;
+      this.endDrag();
+      if (!d?.moving) return;
+      this.dragged = true; // the click this release makes
+      setTimeout(() => (this.dragged = false));
+      const n = this.model?.byKey.get(d.key);
+      if (!n || !d.onto || !d.place) return;
+      if (d.refused) this.on.refuse(d.refused);
+      else if (d.onto !== n) this.on.drop(n, d.onto, d.place);
+      u.preventDefault();
+    };
+    document.addEventListener("mousemove", move);
+    document.addEventListener("mouseup", up);
+    document.addEventListener("keydown", key, true);
+  }
+
+  /** dragTo follows a dragged row: which row is under the pointer, which quarter of it, and the indicator. */
+  private dragTo(e: MouseEvent): void {
+    const d = this.drag;
+    if (!d) return;
+    if (!d.moving && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 5) return;
+    d.moving = true;
+    e.preventDefault(); // no text selection while dragging
+    this.el.classList.add("dragging");
+    const box = this.el.getBoundingClientRect();
+    if (e.clientY < box.top + rowHeight) this.el.scrollTop -= rowHeight / 2; // near an edge: scroll
+    else if (e.clientY > box.bottom - rowHeight) this.el.scrollTop += rowHeight / 2;
+    const y = e.clientY - box.top + this.el.scrollTop;
+    const i = Math.floor(y / rowHeight);
+    const onto = this.rows[i];
+    const dragged = this.model?.byKey.get(d.key);
+    if (!onto || !dragged || y < 0) {
+      d.onto = d.place = d.refused = undefined;
+      this.indicator.hidden = true;
+      return;
+    }
+    const f = (y - i * rowHeight) / rowHeight;
+    const place: Place = f < 0.25 ? "before" : f > 0.75 ? "after" : "into";
+    let inside = false;
+    for (let p: Node | null = onto; p; p = p.parent) inside = inside || p === dragged;
+    d.onto = onto;
+    d.place = place;
+    d.refused = inside && !(onto === dragged && place !== "into")
+      ? `${this.model!.path(dragged)} cannot go into itself or an item under it.`
+      : undefined;
+    const ind = this.indicator;
+    ind.hidden = onto === dragged && !d.refused;
+    ind.className = "drop " + place + (d.refused ? " refused" : "");
+    ind.style.top = (place === "after" ? (i + 1) * rowHeight : i * rowHeight) + "px";
+    ind.style.paddingLeft = 8 + Math.min(onto.depth + (place === "into" ? 1 : 0), 40) * 18 + "px";
+    ind.textContent = d.refused ? "cannot go here" : place === "into" ? "into" : "";
+  }
+
+  private endDrag(): void {
+    this.drag = null;
+    this.indicator.hidden = true;
+    this.el.classList.remove("dragging");
   }
 
   /** show lays out a (new) model, keeping the selection, the collapsed items and the place: the row at the top stays there. */
@@ -113,9 +244,8 @@ export class TreeView {
   }
 
   private click(e: MouseEvent, open: boolean): void {
-    const row = (e.target as HTMLElement).closest<HTMLElement>(".row");
-    const n = row?.dataset.key ? this.model?.byKey.get(row.dataset.key) : undefined;
-    if (!n) return;
+    const n = this.rowOf(e.target);
+    if (!n || this.dragged || (e.target as HTMLElement).closest("input")) return;
     if ((e.target as HTMLElement).classList.contains("twisty")) {
       this.toggle(n);
       return;
@@ -124,12 +254,13 @@ export class TreeView {
       if (open) return; // the second click of a double click: one toggle is enough
       this.selected = n.key;
       this.paint();
-      this.onCheck(n);
+      this.on.check(n);
       return;
     }
     this.selected = n.key;
     this.paint();
-    this.onPick(n, open);
+    if (open) this.on.rename(n);
+    else this.on.pick(n);
   }
 
   /** rename opens an input in n's row; Enter gives commit the title typed, Esc or leaving the row cancels. */
