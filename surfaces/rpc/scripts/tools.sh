@@ -30,9 +30,5 @@ install_tool protoc-gen-connect-go "${PROTOC_GEN_CONNECT_GO_VERSION#v}" \
 install_tool buf "${BUF_VERSION#v}" \
 	"github.com/bufbuild/buf/cmd/buf@$BUF_VERSION"
 
-# The web view's tools (protoc-gen-es, esbuild, tsc), pinned by
-# surfaces/rpc/ui/package-lock.json, from the npm registry.
-if ! cmp -s "$UI/package-lock.json" "$UI/node_modules/.noggin-installed" 2>/dev/null; then
-	echo "installing the web view's npm packages into $UI/node_modules" >&2
-	(cd "$UI" && npm ci --no-audit --no-fund --loglevel=error >&2 && cp package-lock.json node_modules/.noggin-installed)
-fi
+# The web view's tools (protoc-gen-es, esbuild, tsc), from the npm registry.
+bash "$REPO/surfaces/rpc/scripts/npm.sh"
