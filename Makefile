@@ -103,6 +103,12 @@ bench-ui: ## the web view in headless Chromium: paint of 1k/10k/100k items, CLI 
 	NOGGIN_UI_NOGGINS="$$dir" $(GO) test -run '^$$' -bench 'BenchmarkUILiveUpdate' -benchtime 20x ./e2e && \
 	NOGGIN_UI_NOGGINS="$$dir" $(GO) test -run '^$$' -bench 'BenchmarkUISmooth' -benchtime 3x ./e2e
 
+.PHONY: bench-web
+bench-web: ## the web view opening 1k/10k/100k items: bytes and time to the first rows, then a CLI write to the page
+	dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT && \
+	for n in 1000 10000 100000; do (cd bench && $(GO) run . -gen $$n "$$dir/n$$((n/1000))k.yaml") || exit 1; done && \
+	NOGGIN_UI_NOGGINS="$$dir" $(GO) test -run '^$$' -bench 'BenchmarkWebOpen' -benchtime 5x ./e2e
+
 .PHONY: bench-rpc
 bench-rpc: ## load test of noggin-rpc over loopback (p50, p99, req/s)
 	bash surfaces/rpc/scripts/bench.sh

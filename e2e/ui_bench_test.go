@@ -8,9 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
@@ -140,5 +142,76 @@ func BenchmarkUISmooth(b *testing.B) {
 		b.ReportMetric(gaps[len(gaps)-1], "max-frame-ms")
 		b.ReportMetric(gaps[len(gaps)*95/100], "p95-frame-ms")
 		b.ReportMetric(float64(len(gaps))/seconds, "frames/s")
+	}
+}
+
+// BenchmarkWebOpen (make bench-web): a noggin of 1k, 10k and 100k items
+// opened in headless Chromium, from navigating to /ui/NAME until its first
+// rows are in the page: the bytes the page received meanwhile (every
+// response body, as Chromium's network events count them: the page, its
+// script and style, the token check, the Watch stream so far), the time,
+// and then the median time a CLI write takes to show in the page once the
+// whole noggin has arrived.
+func BenchmarkWebOpen(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			data := GenerateNoggin(n)
+			if dir := os.Getenv("NOGGIN_UI_NOGGINS"); dir != "" {
+				var err error
+				if data, err = os.ReadFile(filepath.Join(dir, fmt.Sprintf("n%dk.yaml", n/1000))); err != nil {
+					b.Fatal(err)
+				}
+			}
+			ctx, _ := browser(b, 1200, 800)
+			srv, root := uiServer(b, map[string][]byte{"big.yaml": data})
+			file := filepath.Join(root, "big.yaml")
+			items := len(readDoc(b, file).Items)
+			var bytes, firsts, shows []float64
+			for b.Loop() {
+				tab, cancel := chromedp.NewContext(ctx)
+				var received atomic.Int64
+				if err := chromedp.Listen(tab, func(ev any) {
+					if e, ok := ev.(*network.EventDataReceived); ok {
+						received.Add(e.EncodedDataLength)
+					}
+				}); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := chromedp.Call(tab, network.Enable, network.EnableParams{}); err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				run(b, tab, chromedp.Navigate("http://"+srv.Addr+"/ui/big.yaml"))
+				if _, err := chromedp.Run(tab, chromedp.Poll[any](`document.querySelectorAll('.row:not([hidden]):not(.pending)').length > 10`,
+					chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+					b.Fatal(err)
+				}
+				firsts = append(firsts, float64(time.Since(start).Microseconds())/1000)
+				bytes = append(bytes, float64(received.Load())/1024)
+				run(b, tab, waitJS(fmt.Sprintf(`document.querySelector('.page')?.dataset.loading === "false" && document.querySelector('.page').dataset.items === "%d"`, items)))
+				b.StopTimer()
+				items++
+				c := exec.Command(suite.bins[CLI], "--noggin", file, "add", fmt.Sprintf("written by the CLI %d", items))
+				c.Env = processEnv(true)
+				if out, err := c.CombinedOutput(); err != nil {
+					b.Fatalf("%v: %s", err, out)
+				}
+				t0 := time.Now()
+				if _, err := chromedp.Run(tab, chromedp.Poll[any](fmt.Sprintf(`document.querySelector('.page')?.dataset.items === "%d"`, items),
+					chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+					b.Fatal(err)
+				}
+				shows = append(shows, float64(time.Since(t0).Microseconds())/1000)
+				b.StartTimer()
+				cancel()
+			}
+			median := func(xs []float64) float64 {
+				slices.Sort(xs)
+				return xs[len(xs)/2]
+			}
+			b.ReportMetric(median(bytes), "first-row-KiB")
+			b.ReportMetric(median(firsts), "first-row-ms")
+			b.ReportMetric(median(shows), "write-shows-ms")
+		})
 	}
 }

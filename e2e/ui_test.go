@@ -911,13 +911,19 @@ func TestUI(t *testing.T) {
 	})
 
 	t.Run("10k items paint and stay usable", func(t *testing.T) {
-		srv, _ := uiServer(t, map[string][]byte{"big.yaml": GenerateNoggin(10000)})
+		srv, root := uiServer(t, map[string][]byte{"big.yaml": GenerateNoggin(10000)})
 		c := tab(t)
 		start := time.Now()
 		run(t, c, chromedp.Navigate("http://"+srv.Addr+"/ui/big.yaml"), waitJS(`document.querySelector('.page')?.dataset.items === "10000" && document.querySelectorAll('.row:not([hidden])').length > 10`))
 		t.Logf("10k items painted %v after navigating (make bench-ui measures it)", time.Since(start).Round(time.Millisecond))
-		run(t, c, chromedp.Focus(chromedp.CSS(".tree")), press(kb.End),
+		// It came in parts (the rows around the active item first): once
+		// whole, the page shows the file's tree row for row.
+		run(t, c, waitJS(`document.querySelector('.page').dataset.loading === "false"`), chromedp.Focus(chromedp.CSS(".tree")), press(kb.Home),
+			waitJS(rowStatesEqual(readDoc(t, filepath.Join(root, "big.yaml")))), press(kb.End),
 			waitJS(`document.querySelector('.row.selected .path')?.textContent.length > 0`))
+		if pending := eval[int](t, c, `document.querySelectorAll('.row.pending').length`); pending != 0 {
+			t.Errorf("%d rows still loading once the noggin is whole", pending)
+		}
 		if last := eval[int](t, c, `document.querySelectorAll('.row').length`); last > 200 {
 			t.Errorf("%d rows made for a 10k-item noggin: the list is not virtual", last)
 		}

@@ -455,7 +455,25 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 	if err != nil {
 		return toConnectError("watch", err)
 	}
-	if err := stream.Send(&nogginv1.WatchResponse{Initial: true, Document: s.shows.document(ctx, st, doc), Revision: doc.Revision()}); err != nil {
+	window := int(min(req.Msg.GetWindow(), maxWindow))
+	// send sends msg with the document full, whole or (window) in parts.
+	send := func(msg *nogginv1.WatchResponse, full *nogginv1.Document) error {
+		if window == 0 {
+			msg.Document = full
+			return stream.Send(msg)
+		}
+		msg.Document, msg.Shape = windowed(full, window)
+		if err := stream.Send(msg); err != nil {
+			return err
+		}
+		for _, part := range documentParts(full) {
+			if err := stream.Send(&nogginv1.WatchResponse{Part: part, Revision: msg.Revision}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := send(&nogginv1.WatchResponse{Initial: true, Revision: doc.Revision()}, s.shows.document(ctx, st, doc)); err != nil {
 		return err
 	}
 	incremental, last := req.Msg.GetIncremental(), doc // the document the client has
@@ -489,7 +507,14 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 				msg.Document = s.shows.document(ctx, st, ev.Doc)
 				msg.Revision = ev.Doc.Revision()
 			}
-			if err := stream.Send(msg); err != nil {
+			full := msg.Document
+			msg.Document = nil
+			if full == nil {
+				err = stream.Send(msg)
+			} else {
+				err = send(msg, full)
+			}
+			if err != nil {
 				return err
 			}
 		}

@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/noggin"
+	"github.com/noggin-go/noggin/core/sampledoc"
 	"github.com/noggin-go/noggin/core/store"
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
 	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
@@ -317,5 +319,57 @@ func TestWatchIncremental(t *testing.T) {
 		if m.GetDocument() != nil {
 			t.Fatalf("%d changes with the document", len(m.GetChanges()))
 		}
+	}
+}
+
+// TestWatchWindow: a Watch in parts sends the shape and the window, then
+// every part, and only then a change made meanwhile.
+func TestWatchWindow(t *testing.T) {
+	ts := startServer(t, "")
+	c := ts.client(t, "connect")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const loc = "win.yaml"
+	const total = 5000 // more than one part (4,096 items)
+	doc := sampledoc.Doc(total, 1)
+	if err := os.WriteFile(filepath.Join(ts.root, loc), codec.EncodeYAML(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	raw := nogginv1connect.NewNogginServiceClient(http.DefaultClient, ts.url)
+	stream, err := raw.Watch(ctx, connect.NewRequest(&nogginv1.WatchRequest{Location: loc, Incremental: true, Window: 20}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	recv := func() *nogginv1.WatchResponse {
+		t.Helper()
+		if !stream.Receive() {
+			t.Fatalf("stream ended: %v", stream.Err())
+		}
+		return stream.Msg()
+	}
+	first := recv()
+	if !first.GetInitial() || len(first.GetShape().GetParents()) != total || len(first.GetDocument().GetItems()) != 40 || first.GetDocument().GetActive() != doc.Active {
+		t.Fatalf("first message: initial %v, %d parents, %d items", first.GetInitial(), len(first.GetShape().GetParents()), len(first.GetDocument().GetItems()))
+	}
+	if _, err := c.Note(ctx, loc, noggin.NoteOpts{Text: "meanwhile"}); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for {
+		m := recv()
+		if m.GetPart() == nil {
+			t.Fatalf("a message before the last part: %v", m)
+		}
+		seen += len(m.GetPart().GetItems())
+		if m.GetPart().GetLast() {
+			break
+		}
+	}
+	if seen != total {
+		t.Fatalf("the parts held %d items of %d", seen, total)
+	}
+	if m := recv(); len(m.GetItems()) != 1 || m.GetItems()[0].GetNotes()[len(m.GetItems()[0].GetNotes())-1].GetText() != "meanwhile" {
+		t.Fatalf("the change after the parts: %v", m)
 	}
 }

@@ -12,6 +12,10 @@ interface Verb {
   run: () => void;
 }
 
+/** firstRows is the rows on either side of the active item the first Watch message carries (the
+ * rest of a big noggin follows in parts): more than a tall window shows. */
+const firstRows = 150;
+
 export class NogginPage {
   readonly el = el("div", "page");
   private readonly tree: TreeView;
@@ -89,9 +93,10 @@ export class NogginPage {
   async start(): Promise<void> {
     for (;;) {
       try {
-        for await (const res of client.watch({ location: this.name, incremental: true })) {
+        for await (const res of client.watch({ location: this.name, incremental: true, window: firstRows })) {
           if (res.error) this.say(res.error.message);
-          if (res.document) this.model = new Model(res.document);
+          if (res.document) this.model = new Model(res.document, res.shape);
+          else if (res.part && this.model) this.model.addPart(res.part);
           else if (this.model && !res.error) this.model.apply(res.changes, res.items, res.cursors);
           else continue;
           this.tree.show(this.model);
@@ -99,9 +104,14 @@ export class NogginPage {
             this.tree.select(this.pending);
             this.pending = null;
           }
-          this.status.textContent = `live · ${this.model.size} items`;
+          this.status.textContent = this.model.loading
+            ? `loading · ${this.model.loadedCount} of ${this.model.size} items`
+            : `live · ${this.model.size} items`;
           this.el.dataset.items = String(this.model.size);
+          this.el.dataset.loading = String(this.model.loading);
           if (this.panel === "details") this.showDetails();
+          // A document in parts: paint what came, and answer keys, before the next part.
+          if (this.model.loading) await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
         }
       } catch (e) {
         if (isAuthError(e)) {
@@ -132,8 +142,8 @@ export class NogginPage {
 
   private withSelected(f: (n: Node) => void): void {
     const n = this.tree.selectedNode();
-    if (n) f(n);
-    else this.say("Select an item first.");
+    if (n?.loaded) f(n);
+    else this.say(n ? "That item is still loading." : "Select an item first.");
   }
 
   private key(e: KeyboardEvent): void {
@@ -194,11 +204,19 @@ export class NogginPage {
 
   /** rename opens an input in n's row; Enter saves the title with one edit, Esc cancels. */
   private rename(n: Node): void {
+    if (!n.loaded) {
+      this.say("That item is still loading.");
+      return;
+    }
     this.tree.rename(n, (title) => void this.run("edit", { path: this.target(n), title }, n));
   }
 
   /** drop moves n before, after or into onto (a row let go after a drag). */
   private drop(n: Node, onto: Node, place: Place): void {
+    if (!onto.loaded) {
+      this.say("That item is still loading.");
+      return;
+    }
     void this.run("move", { path: this.target(n), [place]: this.target(onto) }, n);
   }
 
@@ -327,6 +345,10 @@ export class NogginPage {
 
   /** run calls a verb on this noggin; the Watch stream brings the change. */
   private run(verb: string, args: JsonObject, about?: Node): Promise<Envelope | undefined> {
+    if (about && !about.loaded) {
+      this.say("That item is still loading.");
+      return Promise.resolve(undefined);
+    }
     if (about && !this.model?.byKey.has(about.key)) {
       // The item went (another writer): say so rather than send a call core refuses.
       this.say("That item is no longer in the noggin.");
@@ -405,6 +427,10 @@ export class NogginPage {
     const focused = draft !== null && document.activeElement === draft;
     const [from, to] = [draft?.selectionStart ?? 0, draft?.selectionEnd ?? 0];
     d.replaceChildren();
+    if (n && !n.loaded) {
+      d.append(el("p", "empty", "Loading…"));
+      return;
+    }
     if (!n || !this.model) {
       d.append(el("p", "empty", this.model?.size ? "Nothing selected." : "This noggin is empty: p pushes the first item."));
       return;

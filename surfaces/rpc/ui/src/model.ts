@@ -1,5 +1,8 @@
 // The noggin as a tree, built from a Watch message's document.
-import type { Change, Cursor, Document, Item } from "./gen/noggin/v1/noggin_pb";
+import type { Change, Cursor, Document, DocumentPart, DocumentShape, Item } from "./gen/noggin/v1/noggin_pb";
+
+/** pending starts the stand-in key of an item whose part has not arrived yet. */
+const pending = "\u0000pending:";
 
 export interface Note {
   timestamp?: string;
@@ -16,6 +19,7 @@ export interface Node {
   children: Node[];
   index: number; // 1-based position among its siblings
   depth: number;
+  loaded: boolean; // false: its place is known, its item not yet (a document in parts)
 }
 
 export class Model {
@@ -25,17 +29,30 @@ export class Model {
   /** cursors maps an item's key to the agents whose own active item it is. */
   readonly cursors = new Map<string, string[]>();
 
-  constructor(doc: Document) {
+  /** The nodes in document order while a document in parts arrives (null once whole). */
+  private nodes: Node[] | null = null;
+  /** The real keys of the stand-in keys filled since the model was made. */
+  readonly aliases = new Map<string, string>();
+
+  /** The model of a document; of its first rows only when it comes in parts (shape: every item's place). */
+  constructor(doc: Document, shape?: DocumentShape) {
     this.active = doc.active;
     this.setCursors(doc.cursors);
-    const parents: (string | undefined)[] = [];
-    for (const it of doc.items) {
-      this.byKey.set(it.key, node(it));
-      parents.push(it.parentKey);
+    let nodes: Node[];
+    let parents: number[];
+    if (shape) {
+      nodes = shape.parents.map((_, i) => placeholder(i));
+      parents = shape.parents;
+      shape.indexes.forEach((at, k) => fill(nodes[at], doc.items[k]));
+      this.nodes = nodes;
+    } else {
+      nodes = doc.items.map(node);
+      const at = new Map(doc.items.map((it, i) => [it.key, i]));
+      parents = doc.items.map((it) => (it.parentKey === undefined ? 0 : (at.get(it.parentKey) ?? -1) + 1));
     }
-    doc.items.forEach((it, i) => {
-      const n = this.byKey.get(it.key)!;
-      const p = parents[i] === undefined ? undefined : this.byKey.get(parents[i]!);
+    for (const n of nodes) this.byKey.set(n.key, n);
+    nodes.forEach((n, i) => {
+      const p = parents[i] ? nodes[parents[i] - 1] : undefined;
       const siblings = p ? p.children : this.roots;
       n.parent = p ?? null;
       siblings.push(n);
@@ -50,6 +67,36 @@ export class Model {
         stack.push(c);
       }
     }
+  }
+
+  /** loading says whether parts of the document are still to come. */
+  get loading(): boolean {
+    return this.nodes !== null;
+  }
+
+  /** loaded counts the items whose part has arrived. */
+  get loadedCount(): number {
+    return this.nodes ? this.nodes.filter((n) => n.loaded).length : this.byKey.size;
+  }
+
+  /** addPart fills in the items of a part of the document. */
+  addPart(part: DocumentPart): void {
+    if (!this.nodes) return;
+    part.items.forEach((it, k) => {
+      const n = this.nodes![part.start + k];
+      if (!n || n.loaded) return;
+      const stand = n.key;
+      this.byKey.delete(stand);
+      fill(n, it);
+      this.byKey.set(n.key, n);
+      this.aliases.set(stand, n.key);
+    });
+    if (part.last) this.nodes = null;
+  }
+
+  /** resolve is key, or the real key of a stand-in key now filled. */
+  resolve(key: string): string {
+    return this.aliases.get(key) ?? key;
   }
 
   private setCursors(cursors: Cursor[]): void {
@@ -173,6 +220,15 @@ function node(it: Item): Node {
   return {
     key: it.key, title: it.title, done: it.done, createdAt: it.createdAt,
     notes: it.notes.map((n) => ({ timestamp: n.timestamp, text: n.text })),
-    parent: null, children: [], index: 0, depth: 0,
+    parent: null, children: [], index: 0, depth: 0, loaded: true,
   };
+}
+
+function placeholder(i: number): Node {
+  return { key: pending + i, title: "", done: false, notes: [], parent: null, children: [], index: 0, depth: 0, loaded: false };
+}
+
+function fill(n: Node, it: Item): void {
+  Object.assign(n, { key: it.key, title: it.title, done: it.done, createdAt: it.createdAt, loaded: true,
+    notes: it.notes.map((x) => ({ timestamp: x.timestamp, text: x.text })) });
 }

@@ -169,6 +169,16 @@ export class TreeView {
     const first = this.model === null;
     this.model = model;
     this.spine = model.spine();
+    // Stand-in keys of a document in parts, now filled: the selection and the folds stay.
+    if (this.selected !== null) this.selected = model.resolve(this.selected);
+    for (const k of [...this.collapsed]) {
+      const real = model.resolve(k);
+      if (real !== k) {
+        this.collapsed.delete(k);
+        this.collapsed.add(real);
+      }
+    }
+    this.el.setAttribute("aria-busy", String(model.loading));
     if (this.selected === null || !model.byKey.has(this.selected)) {
       this.selected = model.active ?? model.roots[0]?.key ?? null;
     }
@@ -322,7 +332,7 @@ export class TreeView {
       r.dataset.key = n.key;
       r.style.transform = `translateY(${(first + k) * rowHeight}px)`;
       r.style.paddingLeft = 8 + Math.min(n.depth, 40) * 18 + "px";
-      r.className = "row" + (n.done ? " done" : "") + (this.spine.has(n.key) ? " spine" : "") +
+      r.className = "row" + (n.loaded ? "" : " pending") + (n.done ? " done" : "") + (this.spine.has(n.key) ? " spine" : "") +
         (n.key === model.active ? " active" : "") + (n.key === this.selected ? " selected" : "");
       r.setAttribute("aria-level", String(n.depth + 1));
       // Where the row is among its siblings, which the virtual list leaves out of the DOM.
@@ -334,6 +344,7 @@ export class TreeView {
       twisty.textContent = n.children.length ? (this.collapsed.has(n.key) ? "▸" : "▾") : "";
       path.textContent = model.path(n);
       // The done state as a checkbox: a click closes or reopens (Space on the selected row too).
+      check.hidden = !n.loaded;
       check.textContent = n.done ? "☑" : "☐";
       check.setAttribute("aria-checked", String(n.done));
       check.setAttribute("aria-label", n.done ? "done: click to reopen" : "open: click to close");
@@ -347,7 +358,7 @@ export class TreeView {
           input.select();
         }
       } else {
-        title.textContent = oneLine(n.title);
+        title.textContent = n.loaded ? oneLine(n.title) : "…";
       }
       badge.textContent = n.notes.length ? "✎ " + n.notes.length : "";
       // Each agent whose own cursor is here (docs/cli.md, Agents), as text.

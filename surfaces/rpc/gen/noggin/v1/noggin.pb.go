@@ -4361,7 +4361,14 @@ type WatchRequest struct {
 	// changes with the new state of the items they touch (items), the
 	// cursors and the revision, and the whole document again only when the
 	// changes would be larger than it (a client that fell behind).
-	Incremental   bool `protobuf:"varint,2,opt,name=incremental,proto3" json:"incremental,omitempty"`
+	Incremental bool `protobuf:"varint,2,opt,name=incremental,proto3" json:"incremental,omitempty"`
+	// Window asks for each document the stream sends in parts, so that a
+	// view can show its first rows before the rest arrives: the first
+	// message carries the tree's shape (shape) and the items of the window
+	// rows before and after the active item in tree order (the top rows
+	// when none is active); the other items follow in parts (part), every
+	// part before any later change. 0: each document whole.
+	Window        uint32 `protobuf:"varint,3,opt,name=window,proto3" json:"window,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4410,6 +4417,132 @@ func (x *WatchRequest) GetIncremental() bool {
 	return false
 }
 
+func (x *WatchRequest) GetWindow() uint32 {
+	if x != nil {
+		return x.Window
+	}
+	return 0
+}
+
+// DocumentShape is the tree of a document sent in parts (WatchRequest.window).
+type DocumentShape struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The parent of each item, in document order: 1 + the parent's index
+	// in document order, 0 for a root (or a parent not in the document).
+	Parents []uint32 `protobuf:"varint,1,rep,packed,name=parents,proto3" json:"parents,omitempty"`
+	// The document-order indexes of the items the message's document holds.
+	Indexes       []uint32 `protobuf:"varint,2,rep,packed,name=indexes,proto3" json:"indexes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DocumentShape) Reset() {
+	*x = DocumentShape{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DocumentShape) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DocumentShape) ProtoMessage() {}
+
+func (x *DocumentShape) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DocumentShape.ProtoReflect.Descriptor instead.
+func (*DocumentShape) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{64}
+}
+
+func (x *DocumentShape) GetParents() []uint32 {
+	if x != nil {
+		return x.Parents
+	}
+	return nil
+}
+
+func (x *DocumentShape) GetIndexes() []uint32 {
+	if x != nil {
+		return x.Indexes
+	}
+	return nil
+}
+
+// DocumentPart is more items of a document sent in parts.
+type DocumentPart struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Items[i] is the item at document-order index start + i.
+	Start uint32  `protobuf:"varint,1,opt,name=start,proto3" json:"start,omitempty"`
+	Items []*Item `protobuf:"bytes,2,rep,name=items,proto3" json:"items,omitempty"`
+	// Last is set on the part that completes the document.
+	Last          bool `protobuf:"varint,3,opt,name=last,proto3" json:"last,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DocumentPart) Reset() {
+	*x = DocumentPart{}
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DocumentPart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DocumentPart) ProtoMessage() {}
+
+func (x *DocumentPart) ProtoReflect() protoreflect.Message {
+	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DocumentPart.ProtoReflect.Descriptor instead.
+func (*DocumentPart) Descriptor() ([]byte, []int) {
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{65}
+}
+
+func (x *DocumentPart) GetStart() uint32 {
+	if x != nil {
+		return x.Start
+	}
+	return 0
+}
+
+func (x *DocumentPart) GetItems() []*Item {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+func (x *DocumentPart) GetLast() bool {
+	if x != nil {
+		return x.Last
+	}
+	return false
+}
+
 // WatchResponse is one message of the Watch stream.
 type WatchResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -4429,14 +4562,19 @@ type WatchResponse struct {
 	// updated, as they are now, in document order.
 	Items []*Item `protobuf:"bytes,6,rep,name=items,proto3" json:"items,omitempty"`
 	// Incremental messages without a document: every cursor, as now.
-	Cursors       []*Cursor `protobuf:"bytes,7,rep,name=cursors,proto3" json:"cursors,omitempty"`
+	Cursors []*Cursor `protobuf:"bytes,7,rep,name=cursors,proto3" json:"cursors,omitempty"`
+	// A document in parts (WatchRequest.window): its shape; document.items
+	// holds only the items shape.indexes names.
+	Shape *DocumentShape `protobuf:"bytes,8,opt,name=shape,proto3" json:"shape,omitempty"`
+	// A later part of the document in parts (no document, no changes).
+	Part          *DocumentPart `protobuf:"bytes,9,opt,name=part,proto3" json:"part,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4448,7 +4586,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[64]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4461,7 +4599,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{64}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *WatchResponse) GetInitial() bool {
@@ -4513,6 +4651,20 @@ func (x *WatchResponse) GetCursors() []*Cursor {
 	return nil
 }
 
+func (x *WatchResponse) GetShape() *DocumentShape {
+	if x != nil {
+		return x.Shape
+	}
+	return nil
+}
+
+func (x *WatchResponse) GetPart() *DocumentPart {
+	if x != nil {
+		return x.Part
+	}
+	return nil
+}
+
 // RunRequest is one client request in core's request form (JSON, see
 // core/request.Request.MarshalJSON), its locations relative to the root.
 type RunRequest struct {
@@ -4528,7 +4680,7 @@ type RunRequest struct {
 
 func (x *RunRequest) Reset() {
 	*x = RunRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4540,7 +4692,7 @@ func (x *RunRequest) String() string {
 func (*RunRequest) ProtoMessage() {}
 
 func (x *RunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[65]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4553,7 +4705,7 @@ func (x *RunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunRequest.ProtoReflect.Descriptor instead.
 func (*RunRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{65}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *RunRequest) GetRequest() string {
@@ -4583,7 +4735,7 @@ type RunResponse struct {
 
 func (x *RunResponse) Reset() {
 	*x = RunResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4595,7 +4747,7 @@ func (x *RunResponse) String() string {
 func (*RunResponse) ProtoMessage() {}
 
 func (x *RunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[66]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4608,7 +4760,7 @@ func (x *RunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunResponse.ProtoReflect.Descriptor instead.
 func (*RunResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{66}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *RunResponse) GetEnvelope() string {
@@ -4640,7 +4792,7 @@ type CallRequest struct {
 
 func (x *CallRequest) Reset() {
 	*x = CallRequest{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4652,7 +4804,7 @@ func (x *CallRequest) String() string {
 func (*CallRequest) ProtoMessage() {}
 
 func (x *CallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[67]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4665,7 +4817,7 @@ func (x *CallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
 func (*CallRequest) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{67}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *CallRequest) GetVerb() string {
@@ -4698,7 +4850,7 @@ type CallResponse struct {
 
 func (x *CallResponse) Reset() {
 	*x = CallResponse{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4710,7 +4862,7 @@ func (x *CallResponse) String() string {
 func (*CallResponse) ProtoMessage() {}
 
 func (x *CallResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[68]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4723,7 +4875,7 @@ func (x *CallResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
 func (*CallResponse) Descriptor() ([]byte, []int) {
-	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{68}
+	return file_noggin_v1_noggin_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *CallResponse) GetEnvelope() string {
@@ -4760,7 +4912,7 @@ type Change_Slot struct {
 
 func (x *Change_Slot) Reset() {
 	*x = Change_Slot{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4772,7 +4924,7 @@ func (x *Change_Slot) String() string {
 func (*Change_Slot) ProtoMessage() {}
 
 func (x *Change_Slot) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[69]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4817,7 +4969,7 @@ type Change_Added struct {
 
 func (x *Change_Added) Reset() {
 	*x = Change_Added{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4829,7 +4981,7 @@ func (x *Change_Added) String() string {
 func (*Change_Added) ProtoMessage() {}
 
 func (x *Change_Added) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[70]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4877,7 +5029,7 @@ type Change_Removed struct {
 
 func (x *Change_Removed) Reset() {
 	*x = Change_Removed{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[71]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4889,7 +5041,7 @@ func (x *Change_Removed) String() string {
 func (*Change_Removed) ProtoMessage() {}
 
 func (x *Change_Removed) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[71]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4927,7 +5079,7 @@ type Change_Moved struct {
 
 func (x *Change_Moved) Reset() {
 	*x = Change_Moved{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[72]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4939,7 +5091,7 @@ func (x *Change_Moved) String() string {
 func (*Change_Moved) ProtoMessage() {}
 
 func (x *Change_Moved) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[72]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4989,7 +5141,7 @@ type Change_Updated struct {
 
 func (x *Change_Updated) Reset() {
 	*x = Change_Updated{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[73]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5001,7 +5153,7 @@ func (x *Change_Updated) String() string {
 func (*Change_Updated) ProtoMessage() {}
 
 func (x *Change_Updated) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[73]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5044,7 +5196,7 @@ type Change_ActiveChanged struct {
 
 func (x *Change_ActiveChanged) Reset() {
 	*x = Change_ActiveChanged{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[74]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5056,7 +5208,7 @@ func (x *Change_ActiveChanged) String() string {
 func (*Change_ActiveChanged) ProtoMessage() {}
 
 func (x *Change_ActiveChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[74]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5106,7 +5258,7 @@ type ErrorDetail_Field struct {
 
 func (x *ErrorDetail_Field) Reset() {
 	*x = ErrorDetail_Field{}
-	mi := &file_noggin_v1_noggin_proto_msgTypes[75]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5118,7 +5270,7 @@ func (x *ErrorDetail_Field) String() string {
 func (*ErrorDetail_Field) ProtoMessage() {}
 
 func (x *ErrorDetail_Field) ProtoReflect() protoreflect.Message {
-	mi := &file_noggin_v1_noggin_proto_msgTypes[75]
+	mi := &file_noggin_v1_noggin_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5607,10 +5759,18 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x0fSnapshotRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\"C\n" +
 	"\x10SnapshotResponse\x12/\n" +
-	"\bdocument\x18\x01 \x01(\v2\x13.noggin.v1.DocumentR\bdocument\"L\n" +
+	"\bdocument\x18\x01 \x01(\v2\x13.noggin.v1.DocumentR\bdocument\"d\n" +
 	"\fWatchRequest\x12\x1a\n" +
 	"\blocation\x18\x01 \x01(\tR\blocation\x12 \n" +
-	"\vincremental\x18\x02 \x01(\bR\vincremental\"\xa5\x02\n" +
+	"\vincremental\x18\x02 \x01(\bR\vincremental\x12\x16\n" +
+	"\x06window\x18\x03 \x01(\rR\x06window\"C\n" +
+	"\rDocumentShape\x12\x18\n" +
+	"\aparents\x18\x01 \x03(\rR\aparents\x12\x18\n" +
+	"\aindexes\x18\x02 \x03(\rR\aindexes\"_\n" +
+	"\fDocumentPart\x12\x14\n" +
+	"\x05start\x18\x01 \x01(\rR\x05start\x12%\n" +
+	"\x05items\x18\x02 \x03(\v2\x0f.noggin.v1.ItemR\x05items\x12\x12\n" +
+	"\x04last\x18\x03 \x01(\bR\x04last\"\x82\x03\n" +
 	"\rWatchResponse\x12\x18\n" +
 	"\ainitial\x18\x01 \x01(\bR\ainitial\x12+\n" +
 	"\achanges\x18\x02 \x03(\v2\x11.noggin.v1.ChangeR\achanges\x12/\n" +
@@ -5618,7 +5778,9 @@ const file_noggin_v1_noggin_proto_rawDesc = "" +
 	"\x05error\x18\x04 \x01(\v2\x16.noggin.v1.ErrorDetailR\x05error\x12\x1a\n" +
 	"\brevision\x18\x05 \x01(\tR\brevision\x12%\n" +
 	"\x05items\x18\x06 \x03(\v2\x0f.noggin.v1.ItemR\x05items\x12+\n" +
-	"\acursors\x18\a \x03(\v2\x11.noggin.v1.CursorR\acursors\"E\n" +
+	"\acursors\x18\a \x03(\v2\x11.noggin.v1.CursorR\acursors\x12.\n" +
+	"\x05shape\x18\b \x01(\v2\x18.noggin.v1.DocumentShapeR\x05shape\x12+\n" +
+	"\x04part\x18\t \x01(\v2\x17.noggin.v1.DocumentPartR\x04part\"E\n" +
 	"\n" +
 	"RunRequest\x12\x18\n" +
 	"\arequest\x18\x01 \x01(\tR\arequest\x12\x1d\n" +
@@ -5673,7 +5835,7 @@ func file_noggin_v1_noggin_proto_rawDescGZIP() []byte {
 	return file_noggin_v1_noggin_proto_rawDescData
 }
 
-var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 76)
+var file_noggin_v1_noggin_proto_msgTypes = make([]protoimpl.MessageInfo, 78)
 var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*Note)(nil),                 // 0: noggin.v1.Note
 	(*Item)(nil),                 // 1: noggin.v1.Item
@@ -5739,20 +5901,22 @@ var file_noggin_v1_noggin_proto_goTypes = []any{
 	(*SnapshotRequest)(nil),      // 61: noggin.v1.SnapshotRequest
 	(*SnapshotResponse)(nil),     // 62: noggin.v1.SnapshotResponse
 	(*WatchRequest)(nil),         // 63: noggin.v1.WatchRequest
-	(*WatchResponse)(nil),        // 64: noggin.v1.WatchResponse
-	(*RunRequest)(nil),           // 65: noggin.v1.RunRequest
-	(*RunResponse)(nil),          // 66: noggin.v1.RunResponse
-	(*CallRequest)(nil),          // 67: noggin.v1.CallRequest
-	(*CallResponse)(nil),         // 68: noggin.v1.CallResponse
-	(*Change_Slot)(nil),          // 69: noggin.v1.Change.Slot
-	(*Change_Added)(nil),         // 70: noggin.v1.Change.Added
-	(*Change_Removed)(nil),       // 71: noggin.v1.Change.Removed
-	(*Change_Moved)(nil),         // 72: noggin.v1.Change.Moved
-	(*Change_Updated)(nil),       // 73: noggin.v1.Change.Updated
-	(*Change_ActiveChanged)(nil), // 74: noggin.v1.Change.ActiveChanged
-	(*ErrorDetail_Field)(nil),    // 75: noggin.v1.ErrorDetail.Field
-	(*structpb.Struct)(nil),      // 76: google.protobuf.Struct
-	(structpb.NullValue)(0),      // 77: google.protobuf.NullValue
+	(*DocumentShape)(nil),        // 64: noggin.v1.DocumentShape
+	(*DocumentPart)(nil),         // 65: noggin.v1.DocumentPart
+	(*WatchResponse)(nil),        // 66: noggin.v1.WatchResponse
+	(*RunRequest)(nil),           // 67: noggin.v1.RunRequest
+	(*RunResponse)(nil),          // 68: noggin.v1.RunResponse
+	(*CallRequest)(nil),          // 69: noggin.v1.CallRequest
+	(*CallResponse)(nil),         // 70: noggin.v1.CallResponse
+	(*Change_Slot)(nil),          // 71: noggin.v1.Change.Slot
+	(*Change_Added)(nil),         // 72: noggin.v1.Change.Added
+	(*Change_Removed)(nil),       // 73: noggin.v1.Change.Removed
+	(*Change_Moved)(nil),         // 74: noggin.v1.Change.Moved
+	(*Change_Updated)(nil),       // 75: noggin.v1.Change.Updated
+	(*Change_ActiveChanged)(nil), // 76: noggin.v1.Change.ActiveChanged
+	(*ErrorDetail_Field)(nil),    // 77: noggin.v1.ErrorDetail.Field
+	(*structpb.Struct)(nil),      // 78: google.protobuf.Struct
+	(structpb.NullValue)(0),      // 79: google.protobuf.NullValue
 }
 var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 0: noggin.v1.Item.notes:type_name -> noggin.v1.Note
@@ -5761,12 +5925,12 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	0,  // 3: noggin.v1.Node.notes:type_name -> noggin.v1.Note
 	4,  // 4: noggin.v1.Node.children:type_name -> noggin.v1.Node
 	4,  // 5: noggin.v1.View.items:type_name -> noggin.v1.Node
-	70, // 6: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
-	71, // 7: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
-	72, // 8: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
-	73, // 9: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
-	74, // 10: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
-	75, // 11: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
+	72, // 6: noggin.v1.Change.added:type_name -> noggin.v1.Change.Added
+	73, // 7: noggin.v1.Change.removed:type_name -> noggin.v1.Change.Removed
+	74, // 8: noggin.v1.Change.moved:type_name -> noggin.v1.Change.Moved
+	75, // 9: noggin.v1.Change.updated:type_name -> noggin.v1.Change.Updated
+	76, // 10: noggin.v1.Change.active_changed:type_name -> noggin.v1.Change.ActiveChanged
+	77, // 11: noggin.v1.ErrorDetail.data:type_name -> noggin.v1.ErrorDetail.Field
 	5,  // 12: noggin.v1.ShowResponse.view:type_name -> noggin.v1.View
 	7,  // 13: noggin.v1.ShowGotoRequest.goto:type_name -> noggin.v1.Goto
 	5,  // 14: noggin.v1.ShowGotoResponse.view:type_name -> noggin.v1.View
@@ -5803,70 +5967,73 @@ var file_noggin_v1_noggin_proto_depIdxs = []int32{
 	5,  // 45: noggin.v1.RedoResponse.view:type_name -> noggin.v1.View
 	8,  // 46: noggin.v1.ProvidersResponse.providers:type_name -> noggin.v1.Provider
 	2,  // 47: noggin.v1.SnapshotResponse.document:type_name -> noggin.v1.Document
-	11, // 48: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
-	2,  // 49: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
-	12, // 50: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
-	1,  // 51: noggin.v1.WatchResponse.items:type_name -> noggin.v1.Item
-	3,  // 52: noggin.v1.WatchResponse.cursors:type_name -> noggin.v1.Cursor
-	76, // 53: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
-	69, // 54: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
-	69, // 55: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
-	77, // 56: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
-	13, // 57: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
-	15, // 58: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
-	17, // 59: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
-	19, // 60: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
-	21, // 61: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
-	23, // 62: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
-	25, // 63: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
-	27, // 64: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
-	29, // 65: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
-	31, // 66: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
-	33, // 67: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
-	35, // 68: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
-	37, // 69: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
-	57, // 70: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
-	42, // 71: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
-	47, // 72: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
-	49, // 73: noggin.v1.NogginService.Changes:input_type -> noggin.v1.ChangesRequest
-	39, // 74: noggin.v1.NogginService.Agents:input_type -> noggin.v1.AgentsRequest
-	53, // 75: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
-	55, // 76: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
-	59, // 77: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
-	61, // 78: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
-	67, // 79: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
-	65, // 80: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
-	63, // 81: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
-	14, // 82: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
-	16, // 83: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
-	18, // 84: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
-	20, // 85: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
-	22, // 86: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
-	24, // 87: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
-	26, // 88: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
-	28, // 89: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
-	30, // 90: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
-	32, // 91: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
-	34, // 92: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
-	36, // 93: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
-	38, // 94: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
-	58, // 95: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
-	44, // 96: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
-	48, // 97: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
-	52, // 98: noggin.v1.NogginService.Changes:output_type -> noggin.v1.ChangesResponse
-	40, // 99: noggin.v1.NogginService.Agents:output_type -> noggin.v1.AgentsResponse
-	54, // 100: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
-	56, // 101: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
-	60, // 102: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
-	62, // 103: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
-	68, // 104: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
-	66, // 105: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
-	64, // 106: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
-	82, // [82:107] is the sub-list for method output_type
-	57, // [57:82] is the sub-list for method input_type
-	57, // [57:57] is the sub-list for extension type_name
-	57, // [57:57] is the sub-list for extension extendee
-	0,  // [0:57] is the sub-list for field type_name
+	1,  // 48: noggin.v1.DocumentPart.items:type_name -> noggin.v1.Item
+	11, // 49: noggin.v1.WatchResponse.changes:type_name -> noggin.v1.Change
+	2,  // 50: noggin.v1.WatchResponse.document:type_name -> noggin.v1.Document
+	12, // 51: noggin.v1.WatchResponse.error:type_name -> noggin.v1.ErrorDetail
+	1,  // 52: noggin.v1.WatchResponse.items:type_name -> noggin.v1.Item
+	3,  // 53: noggin.v1.WatchResponse.cursors:type_name -> noggin.v1.Cursor
+	64, // 54: noggin.v1.WatchResponse.shape:type_name -> noggin.v1.DocumentShape
+	65, // 55: noggin.v1.WatchResponse.part:type_name -> noggin.v1.DocumentPart
+	78, // 56: noggin.v1.CallRequest.arguments:type_name -> google.protobuf.Struct
+	71, // 57: noggin.v1.Change.Moved.from:type_name -> noggin.v1.Change.Slot
+	71, // 58: noggin.v1.Change.Moved.to:type_name -> noggin.v1.Change.Slot
+	79, // 59: noggin.v1.ErrorDetail.Field.null_value:type_name -> google.protobuf.NullValue
+	13, // 60: noggin.v1.NogginService.Show:input_type -> noggin.v1.ShowRequest
+	15, // 61: noggin.v1.NogginService.ShowGoto:input_type -> noggin.v1.ShowGotoRequest
+	17, // 62: noggin.v1.NogginService.Push:input_type -> noggin.v1.PushRequest
+	19, // 63: noggin.v1.NogginService.Add:input_type -> noggin.v1.AddRequest
+	21, // 64: noggin.v1.NogginService.Move:input_type -> noggin.v1.MoveRequest
+	23, // 65: noggin.v1.NogginService.Goto:input_type -> noggin.v1.GotoRequest
+	25, // 66: noggin.v1.NogginService.Done:input_type -> noggin.v1.DoneRequest
+	27, // 67: noggin.v1.NogginService.Pop:input_type -> noggin.v1.PopRequest
+	29, // 68: noggin.v1.NogginService.Edit:input_type -> noggin.v1.EditRequest
+	31, // 69: noggin.v1.NogginService.Note:input_type -> noggin.v1.NoteRequest
+	33, // 70: noggin.v1.NogginService.Delete:input_type -> noggin.v1.DeleteRequest
+	35, // 71: noggin.v1.NogginService.Copy:input_type -> noggin.v1.CopyRequest
+	37, // 72: noggin.v1.NogginService.Where:input_type -> noggin.v1.WhereRequest
+	57, // 73: noggin.v1.NogginService.Providers:input_type -> noggin.v1.ProvidersRequest
+	42, // 74: noggin.v1.NogginService.Find:input_type -> noggin.v1.FindRequest
+	47, // 75: noggin.v1.NogginService.Log:input_type -> noggin.v1.LogRequest
+	49, // 76: noggin.v1.NogginService.Changes:input_type -> noggin.v1.ChangesRequest
+	39, // 77: noggin.v1.NogginService.Agents:input_type -> noggin.v1.AgentsRequest
+	53, // 78: noggin.v1.NogginService.Undo:input_type -> noggin.v1.UndoRequest
+	55, // 79: noggin.v1.NogginService.Redo:input_type -> noggin.v1.RedoRequest
+	59, // 80: noggin.v1.NogginService.List:input_type -> noggin.v1.ListRequest
+	61, // 81: noggin.v1.NogginService.Snapshot:input_type -> noggin.v1.SnapshotRequest
+	69, // 82: noggin.v1.NogginService.Call:input_type -> noggin.v1.CallRequest
+	67, // 83: noggin.v1.NogginService.Run:input_type -> noggin.v1.RunRequest
+	63, // 84: noggin.v1.NogginService.Watch:input_type -> noggin.v1.WatchRequest
+	14, // 85: noggin.v1.NogginService.Show:output_type -> noggin.v1.ShowResponse
+	16, // 86: noggin.v1.NogginService.ShowGoto:output_type -> noggin.v1.ShowGotoResponse
+	18, // 87: noggin.v1.NogginService.Push:output_type -> noggin.v1.PushResponse
+	20, // 88: noggin.v1.NogginService.Add:output_type -> noggin.v1.AddResponse
+	22, // 89: noggin.v1.NogginService.Move:output_type -> noggin.v1.MoveResponse
+	24, // 90: noggin.v1.NogginService.Goto:output_type -> noggin.v1.GotoResponse
+	26, // 91: noggin.v1.NogginService.Done:output_type -> noggin.v1.DoneResponse
+	28, // 92: noggin.v1.NogginService.Pop:output_type -> noggin.v1.PopResponse
+	30, // 93: noggin.v1.NogginService.Edit:output_type -> noggin.v1.EditResponse
+	32, // 94: noggin.v1.NogginService.Note:output_type -> noggin.v1.NoteResponse
+	34, // 95: noggin.v1.NogginService.Delete:output_type -> noggin.v1.DeleteResponse
+	36, // 96: noggin.v1.NogginService.Copy:output_type -> noggin.v1.CopyResponse
+	38, // 97: noggin.v1.NogginService.Where:output_type -> noggin.v1.WhereResponse
+	58, // 98: noggin.v1.NogginService.Providers:output_type -> noggin.v1.ProvidersResponse
+	44, // 99: noggin.v1.NogginService.Find:output_type -> noggin.v1.FindResponse
+	48, // 100: noggin.v1.NogginService.Log:output_type -> noggin.v1.LogResponse
+	52, // 101: noggin.v1.NogginService.Changes:output_type -> noggin.v1.ChangesResponse
+	40, // 102: noggin.v1.NogginService.Agents:output_type -> noggin.v1.AgentsResponse
+	54, // 103: noggin.v1.NogginService.Undo:output_type -> noggin.v1.UndoResponse
+	56, // 104: noggin.v1.NogginService.Redo:output_type -> noggin.v1.RedoResponse
+	60, // 105: noggin.v1.NogginService.List:output_type -> noggin.v1.ListResponse
+	62, // 106: noggin.v1.NogginService.Snapshot:output_type -> noggin.v1.SnapshotResponse
+	70, // 107: noggin.v1.NogginService.Call:output_type -> noggin.v1.CallResponse
+	68, // 108: noggin.v1.NogginService.Run:output_type -> noggin.v1.RunResponse
+	66, // 109: noggin.v1.NogginService.Watch:output_type -> noggin.v1.WatchResponse
+	85, // [85:110] is the sub-list for method output_type
+	60, // [60:85] is the sub-list for method input_type
+	60, // [60:60] is the sub-list for extension type_name
+	60, // [60:60] is the sub-list for extension extendee
+	0,  // [0:60] is the sub-list for field type_name
 }
 
 func init() { file_noggin_v1_noggin_proto_init() }
@@ -5913,10 +6080,10 @@ func file_noggin_v1_noggin_proto_init() {
 	file_noggin_v1_noggin_proto_msgTypes[51].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[53].OneofWrappers = []any{}
 	file_noggin_v1_noggin_proto_msgTypes[55].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[69].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[70].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[74].OneofWrappers = []any{}
-	file_noggin_v1_noggin_proto_msgTypes[75].OneofWrappers = []any{
+	file_noggin_v1_noggin_proto_msgTypes[71].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[72].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[76].OneofWrappers = []any{}
+	file_noggin_v1_noggin_proto_msgTypes[77].OneofWrappers = []any{
 		(*ErrorDetail_Field_StringValue)(nil),
 		(*ErrorDetail_Field_IntValue)(nil),
 		(*ErrorDetail_Field_BoolValue)(nil),
@@ -5928,7 +6095,7 @@ func file_noggin_v1_noggin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_noggin_v1_noggin_proto_rawDesc), len(file_noggin_v1_noggin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   76,
+			NumMessages:   78,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
