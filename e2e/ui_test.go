@@ -326,6 +326,30 @@ func press(keys string, mods ...chromedp.Modifier) void {
 	})
 }
 
+// mouseEvent is one event of the main mouse button at x, y (buttons: those held).
+func mouseEvent(typ input.DispatchMouseEventType, x, y float64, buttons int64) void {
+	p := input.DispatchMouseEventParams{Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons}
+	if typ != input.DispatchMouseEventTypeMouseMoved {
+		p.ClickCount = 1
+	}
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, input.DispatchMouseEvent, p)
+		return err
+	})
+}
+
+// rowPoint is a point in the row in view showing title: x just inside its
+// title, y at frac of the row's height.
+func rowPoint(tb testing.TB, ctx context.Context, title string, frac float64) (float64, float64) {
+	tb.Helper()
+	xy := eval[[]float64](tb, ctx, `(r => r ? [r.querySelector('.title').getBoundingClientRect().left + 8, r.getBoundingClientRect().top + r.getBoundingClientRect().height * `+
+		fmt.Sprint(frac)+`] : [])([...document.querySelectorAll('.row:not([hidden])')].find(r => r.querySelector('.title').textContent === `+jsString(title)+`))`)
+	if len(xy) != 2 {
+		tb.Fatalf("no row %q in view", title)
+	}
+	return xy[0], xy[1]
+}
+
 // answered waits until every verb the page sent has its answer (which
 // may select the verb's target).
 var answered = waitJS(`(document.querySelector('.page')?.dataset.calls ?? "0") === "0"`)
@@ -667,42 +691,26 @@ func TestUI(t *testing.T) {
 			}
 			return it.Key
 		}
-		// at is a point in the row of title: x at its title, y at frac of its height.
 		at := func(title string, frac float64) (float64, float64) {
 			t.Helper()
-			xy := eval[[]float64](t, c, `(r => r ? [r.querySelector('.title').getBoundingClientRect().left + 8, r.getBoundingClientRect().top + r.getBoundingClientRect().height * `+
-				fmt.Sprint(frac)+`] : [])([...document.querySelectorAll('.row:not([hidden])')].find(r => r.querySelector('.title').textContent === `+jsString(title)+`))`)
-			if len(xy) != 2 {
-				t.Fatalf("no row %q in view", title)
-			}
-			return xy[0], xy[1]
-		}
-		mouse := func(typ input.DispatchMouseEventType, x, y float64, buttons int64) void {
-			p := input.DispatchMouseEventParams{Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons}
-			if typ != input.DispatchMouseEventTypeMouseMoved {
-				p.ClickCount = 1
-			}
-			return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-				_, err := cdp.Call(ctx, t, input.DispatchMouseEvent, p)
-				return err
-			})
+			return rowPoint(t, c, title, frac)
 		}
 		// press holds the main button on from's row and moves, in steps, to frac of onto's row.
 		hold := func(from, onto string, frac float64) []void {
 			t.Helper()
 			x0, y0 := at(from, 0.5)
 			x1, y1 := at(onto, frac)
-			acts := []void{mouse(input.DispatchMouseEventTypeMousePressed, x0, y0, 1)}
+			acts := []void{mouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, 1)}
 			for i := 1; i <= 6; i++ {
 				f := float64(i) / 6
-				acts = append(acts, mouse(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, 1),
+				acts = append(acts, mouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, 1),
 					waitJS(`new Promise(r => requestAnimationFrame(() => r(true)))`)) // one move a frame, as a hand makes them
 			}
 			return acts
 		}
 		release := func(title string, frac float64) void {
 			x, y := at(title, frac)
-			return mouse(input.DispatchMouseEventTypeMouseReleased, x, y, 0)
+			return mouseEvent(input.DispatchMouseEventTypeMouseReleased, x, y, 0)
 		}
 		parentTitle := func(d *noggin.Document, title string) string {
 			it := byTitle(d, title)
@@ -944,13 +952,38 @@ func TestUIScreenshots(t *testing.T) {
 		}
 		run(t, ctx, chromedp.Navigate("http://"+srv.Addr+"/ui/work.yaml"), waitJS(`document.querySelector('.page')?.dataset.items === "7"`),
 			chromedp.Sleep(200*time.Millisecond))
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
+		shot := func(name string) {
+			t.Helper()
+			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join("..", "docs", "images", name+"-"+scheme+".png"), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := os.WriteFile(filepath.Join("..", "docs", "images", "ui-"+scheme+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
+		shot("ui")
+		// The row's menu, opened with a right click.
+		x, y := rowPoint(t, ctx, "Update the migration guide", 0.5)
+		run(t, ctx, chromedp.MouseClickXY(x, y, chromedp.ButtonType(input.MouseButtonRight)),
+			waitJS(`document.activeElement?.getAttribute("role") === "menuitem"`), press(kb.ArrowDown), press(kb.ArrowDown))
+		shot("ui-menu")
+		run(t, ctx, press(kb.Escape))
+		// A row dragged into another: the box says where it would go.
+		x0, y0 := rowPoint(t, ctx, "Read the original's lock code", 0.5)
+		run(t, ctx, mouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, 1))
+		for i := 1; i <= 6; i++ {
+			f := float64(i) / 6
+			run(t, ctx, mouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+(x-x0)*f, y0+(y-y0)*f, 1))
 		}
+		run(t, ctx, waitJS(`document.querySelector('.drop').className === "drop into" && !document.querySelector('.drop').hidden`))
+		shot("ui-drag")
+		run(t, ctx, press(kb.Escape), mouseEvent(input.DispatchMouseEventTypeMouseReleased, x, y, 0))
+		// Rename in place (F2), on a done row.
+		selectTitle(t, ctx, "Benchmark the write path")
+		run(t, ctx, press(kb.F2), waitJS(`document.activeElement?.classList.contains("rename")`), press(kb.End), press(" again"))
+		shot("ui-rename")
+		run(t, ctx, press(kb.Escape))
 	}
 }
 

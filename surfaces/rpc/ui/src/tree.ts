@@ -123,7 +123,10 @@ export class TreeView {
     const d = this.drag;
     if (!d) return;
     if (!d.moving && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 5) return;
-    d.moving = true;
+    if (!d.moving) {
+      d.moving = true;
+      this.paint(); // the dragged row shows it
+    }
     e.preventDefault(); // no text selection while dragging
     this.el.classList.add("dragging");
     const box = this.el.getBoundingClientRect();
@@ -156,7 +159,9 @@ export class TreeView {
   }
 
   private endDrag(): void {
+    const was = this.drag?.moving;
     this.drag = null;
+    if (was) this.paint();
     this.indicator.hidden = true;
     this.el.classList.remove("dragging");
   }
@@ -333,7 +338,8 @@ export class TreeView {
       r.style.transform = `translateY(${(first + k) * rowHeight}px)`;
       r.style.paddingLeft = 8 + Math.min(n.depth, 40) * 18 + "px";
       r.className = "row" + (n.loaded ? "" : " pending") + (n.done ? " done" : "") + (this.spine.has(n.key) ? " spine" : "") +
-        (n.key === model.active ? " active" : "") + (n.key === this.selected ? " selected" : "");
+        (n.key === model.active ? " active" : "") + (n.key === this.selected ? " selected" : "") +
+        (this.drag?.moving && n.key === this.drag.key ? " dragged" : "");
       r.setAttribute("aria-level", String(n.depth + 1));
       // Where the row is among its siblings, which the virtual list leaves out of the DOM.
       r.setAttribute("aria-setsize", String(n.parent ? n.parent.children.length : model.roots.length));
