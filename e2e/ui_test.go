@@ -807,6 +807,17 @@ func TestUI(t *testing.T) {
 		if got := selected(); got != "alpha child" {
 			t.Errorf("after Alt+↑ the selection is on %q, want the moved item", got)
 		}
+		// What the CLI reads of the file: every change the mouse made.
+		c2 := exec.Command(suite.bins[CLI], "--noggin", file, "show", "/3", "--with-all")
+		c2.Env = processEnv(true)
+		out, err := c2.CombinedOutput()
+		if err != nil {
+			t.Fatalf("noggin show: %v\n%s", err, out)
+		}
+		want := "/1 bravo renamed\n/2 alpha child\n/3 alpha\n  /3/1 ✅ charlie"
+		if got := string(out); !strings.Contains(got, want) {
+			t.Errorf("noggin show after the mouse:\n%s\nwant the rows\n%s", got, want)
+		}
 	})
 
 	t.Run("hostile text stays text", func(t *testing.T) {
