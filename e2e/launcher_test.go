@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,54 +17,63 @@ const pluginHint = "noggin-mcp is not on PATH: install it from https://github.co
 	"(unpack it, put noggin-mcp on PATH) or from a clone with make install " +
 	"(then add $(go env GOPATH)/bin to PATH), and restart the agent."
 
-// octal spells s as printf octal escapes.
-func octal(s string) string {
-	var b strings.Builder
-	for _, c := range []byte(s) {
-		fmt.Fprintf(&b, `\%03o`, c)
-	}
-	return b.String()
+// The plugin's launcher is one script, plugins/noggin/noggin-mcp.sh: exec
+// noggin-mcp when it is on PATH; otherwise print the hint on stderr,
+// answer every request with it as the error (both clients show a failed
+// handshake's error; neither shows stderr) and exit 127 when the client
+// hangs up. Claude Code runs the file through ${CLAUDE_PLUGIN_ROOT}
+// (.mcp.json); Codex expands no plugin-root variable in a command
+// (openai/codex#35762), so its .codex-mcp.json runs the script's text with
+// sh -c, a copy this test keeps equal to the file (-update writes it).
+
+const launcherPath = pluginDir + "/noggin-mcp.sh"
+
+// codexServer is the noggin server of .codex-mcp.json, as it should be.
+func codexServer(script string) map[string]any {
+	return map[string]any{"command": "sh", "args": []any{"-c", script},
+		"env_vars": []any{"NOGGIN_SERVER", "NOGGIN_TOKEN", "NOGGIN_ALLOW_HTTP", "XDG_CONFIG_HOME"}}
 }
 
-// launcher is the plugin's MCP start command (sh -c, for Claude Code and
-// Codex alike): exec noggin-mcp when it is on PATH; otherwise print the
-// hint on stderr, answer every request with it as the error (both clients
-// show a failed handshake's error; neither shows stderr) and exit 127 when
-// the client hangs up. The name and the hint are octal escapes because
-// Claude Code redacts from that error every word of the command line.
-func launcher() string {
-	return `n=$(printf '` + octal("noggin-mcp") + `'); command -v "$n" >/dev/null 2>&1 && exec "$n"; ` +
-		`m=$(printf '` + octal(pluginHint) + `'); printf '%s\n' "$m" >&2; ` +
-		`while IFS= read -r l; do i=$(printf '%s' "$l" | sed -nE 's/.*"id" *: *([0-9]+|"[^"]*").*/\1/p'); ` +
-		`[ -z "$i" ] || printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"%s"}}\n' "$i" "$m"; done; exit 127`
-}
-
-// TestPluginLauncher: .mcp.json starts the server with launcher() (-update
-// writes it), and without noggin-mcp on PATH the launcher says how to
-// install it, on stderr and as the error of each request, then exits 127.
+// TestPluginLauncher: both clients start the script, and without
+// noggin-mcp on PATH it says how to install it, on stderr and as the error
+// of each request, then exits 127.
 func TestPluginLauncher(t *testing.T) {
-	path := filepath.Join(pluginDir, ".mcp.json")
-	mj := readJSON(t, path)
-	srv := mj["mcpServers"].(map[string]any)["noggin"].(map[string]any)
-	want := []any{"-c", launcher()}
-	if got, _ := json.Marshal(srv["args"]); !bytes.Equal(got, must(json.Marshal(want))) {
+	script := string(must(os.ReadFile(launcherPath)))
+	if fi := must(os.Stat(launcherPath)); fi.Mode()&0o111 == 0 {
+		t.Errorf("%s is not executable", launcherPath)
+	}
+	claude := readJSON(t, filepath.Join(pluginDir, ".mcp.json"))["mcpServers"].(map[string]any)["noggin"].(map[string]any)
+	if got := str(claude, "command"); got != "${CLAUDE_PLUGIN_ROOT}/noggin-mcp.sh" || claude["args"] != nil {
+		t.Errorf(".mcp.json: command %q args %v, want the script through ${CLAUDE_PLUGIN_ROOT}", got, claude["args"])
+	}
+	path := filepath.Join(pluginDir, ".codex-mcp.json")
+	want := map[string]any{"mcpServers": map[string]any{"noggin": codexServer(script)}}
+	if got := readJSON(t, path); !bytes.Equal(must(json.Marshal(got)), must(json.Marshal(want))) {
 		if !*update {
-			t.Fatalf("%s: args are not the launcher of launcher_test.go (go test -run TestPluginLauncher -update)", path)
+			t.Fatalf("%s does not run %s (go test -run TestPluginLauncher -update)", path, launcherPath)
 		}
-		srv["command"], srv["args"] = "sh", want
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(mj); err != nil {
+		if err := enc.Encode(want); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	for _, how := range []struct {
+		name string
+		args []string
+	}{{"the file (Claude Code)", []string{launcherPath}}, {"its text (Codex)", []string{"-c", script}}} {
+		t.Run(how.name, func(t *testing.T) { checkHint(t, exec.Command("sh", how.args...)) })
+	}
+}
 
-	c := exec.Command("sh", "-c", launcher())
+// checkHint runs c without noggin-mcp on PATH as a client would.
+func checkHint(t *testing.T, c *exec.Cmd) {
+	t.Helper()
 	c.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir()}
 	// Claude Code probes with server/discover, then initializes; a
 	// notification has no id and gets no answer.

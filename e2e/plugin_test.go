@@ -175,30 +175,49 @@ func TestSkill(t *testing.T) {
 	}
 }
 
-// TestPluginMCPStart starts the server exactly as the plugin's .mcp.json
-// says: with noggin-mcp on PATH the skill and the server agree on the
-// tools (TestPluginLauncher covers the start without it).
+// TestPluginMCPStart starts the server as each client's launcher says
+// (Claude Code's .mcp.json with its ${CLAUDE_PLUGIN_ROOT}, Codex's
+// .codex-mcp.json): with noggin-mcp on PATH the skill and the server agree
+// on the tools (TestPluginLauncher covers the start without it).
 func TestPluginMCPStart(t *testing.T) {
 	bin := needBinary(t, MCP)
-	mj := readJSON(t, filepath.Join(pluginDir, ".mcp.json"))
-	srv := mj["mcpServers"].(map[string]any)["noggin"].(map[string]any)
-	var args []string
-	for _, a := range srv["args"].([]any) {
-		args = append(args, a.(string))
+	root, err := filepath.Abs(pluginDir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	command := func(path string) *exec.Cmd {
-		c := exec.Command(str(srv, "command"), args...)
-		c.Env = append(processEnv(true), "HOME="+t.TempDir(), "PATH="+path)
-		return c
+	for _, file := range []string{".mcp.json", ".codex-mcp.json"} {
+		t.Run(file, func(t *testing.T) {
+			srv := readJSON(t, filepath.Join(pluginDir, file))["mcpServers"].(map[string]any)["noggin"].(map[string]any)
+			expand := func(s string) string {
+				return os.Expand(s, func(v string) string { return map[string]string{"CLAUDE_PLUGIN_ROOT": root}[v] })
+			}
+			var args []string
+			if a, ok := srv["args"].([]any); ok {
+				for _, x := range a {
+					args = append(args, x.(string))
+				}
+			}
+			if file == ".mcp.json" {
+				for i := range args {
+					args[i] = expand(args[i])
+				}
+			}
+			c := exec.Command(expand(str(srv, "command")), args...)
+			c.Env = append(processEnv(true), "HOME="+t.TempDir(), "PATH="+filepath.Dir(bin)+":/usr/bin:/bin")
+			checkTools(t, c)
+		})
 	}
-	shDir := "/usr/bin:/bin"
+}
 
+// checkTools connects to the server c starts.
+func checkTools(t *testing.T, c *exec.Cmd) {
+	t.Helper()
 	// Present: the tools the server lists are the tools the skill maps
 	// intents to, and the instructions name no tool that does not exist.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "plugin-test", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: command(filepath.Dir(bin) + ":" + shDir)}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: c}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
