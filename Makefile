@@ -84,7 +84,7 @@ bench-cli: ## time whole noggin invocations on 10, 1k and 10k-item noggins (medi
 	bash surfaces/cli/bench/bench.sh
 
 .PHONY: bench-report
-bench-report: ## whole-process CLI vs its floor (hello-world start, durable copy) on 10/10k/100k items: bench/README.md + chart.png + README's table
+bench-report: ## whole-process CLI vs its floors (hello-world start, read and replace floors) on 10/10k/100k items: bench/README.md + chart.png + README's table
 	cd bench && $(GO) run . -report $(CURDIR)/bench -readme $(CURDIR)/README.md -runs $(or $(RUNS),15)
 
 .PHONY: bench-tokens

@@ -15,7 +15,7 @@ import (
 )
 
 // chart draws the report as a log-log PNG: items against milliseconds for
-// each verb, with the durable copy and the hello-world start as the floor.
+// each verb, with the read and replace floors and the hello-world start.
 func chart(r Report) ([]byte, error) {
 	const w, h = 900, 560
 	const left, right, top, bottom = 70, 190, 40, 50
@@ -27,7 +27,8 @@ func chart(r Report) ([]byte, error) {
 	add := func(v float64) { lo, hi = math.Min(lo, v), math.Max(hi, v) }
 	add(r.HelloWorld.WallMS)
 	for _, s := range r.Sizes {
-		add(s.Copy.WallMS)
+		add(s.ReadFloor.WallMS)
+		add(s.ReplaceFloor.WallMS)
 		for _, v := range s.Verbs {
 			add(v.WallMS)
 		}
@@ -68,7 +69,8 @@ func chart(r Report) ([]byte, error) {
 		{"push", color.RGBA{214, 39, 40, 255}, false, func(s SizeResult) float64 { return s.Verbs["push"].WallMS }},
 		{"note", color.RGBA{44, 160, 44, 255}, false, func(s SizeResult) float64 { return s.Verbs["note"].WallMS }},
 		{"done", color.RGBA{148, 103, 189, 255}, false, func(s SizeResult) float64 { return s.Verbs["done"].WallMS }},
-		{"floor: durable copy", color.RGBA{90, 90, 90, 255}, true, func(s SizeResult) float64 { return s.Copy.WallMS }},
+		{"floor: replace", color.RGBA{90, 90, 90, 255}, true, func(s SizeResult) float64 { return s.ReplaceFloor.WallMS }},
+		{"floor: read", color.RGBA{125, 125, 125, 255}, true, func(s SizeResult) float64 { return s.ReadFloor.WallMS }},
 		{"floor: hello-world", color.RGBA{160, 160, 160, 255}, true, func(SizeResult) float64 { return r.HelloWorld.WallMS }},
 	}
 	for i, s := range series {
