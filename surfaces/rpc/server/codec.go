@@ -107,6 +107,66 @@ func validUTF8(m protoreflect.Message) {
 	})
 }
 
+// validJSONText is b with the text protobuf strings cannot hold made
+// U+FFFD, as validUTF8 does for answers: each lone surrogate escape
+// ("\ud800" without its pair) and each byte that is not UTF-8. JSON
+// allows both; protojson refuses them.
+func validJSONText(b []byte) []byte {
+	if !utf8.Valid(b) {
+		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	}
+	if !bytes.Contains(b, []byte(`\u`)) {
+		return b
+	}
+	var out []byte // nil while nothing is replaced
+	last := 0      // b[last:] is not in out yet
+	in := false    // inside a string
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			in = !in
+		case c == '\\' && in && i+1 < len(b):
+			if b[i+1] != 'u' || i+6 > len(b) {
+				i++ // the escaped character
+				continue
+			}
+			switch r := hex4(b[i+2 : i+6]); {
+			case r < 0xD800 || r > 0xDFFF: // not a surrogate (or no hex: protojson says so)
+			case r <= 0xDBFF && i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' && isLowSurrogate(hex4(b[i+8:i+12])):
+				i += 6 // a pair: the low half is skipped below
+			default:
+				out = append(append(out, b[last:i]...), `\ufffd`...)
+				last = i + 6
+			}
+			i += 5
+		}
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+// hex4 is the value of four hex digits (-1: not hex).
+func hex4(h []byte) int {
+	n := 0
+	for _, c := range h {
+		switch {
+		case '0' <= c && c <= '9':
+			n = n<<4 | int(c-'0')
+		case 'a' <= c && c <= 'f':
+			n = n<<4 | int(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			n = n<<4 | int(c-'A'+10)
+		default:
+			return -1
+		}
+	}
+	return n
+}
+
+func isLowSurrogate(r int) bool { return r >= 0xDC00 && r <= 0xDFFF }
+
 func (c strictJSON) Name() string { return c.name }
 
 func (strictJSON) Marshal(m any) ([]byte, error) { return marshalValid(m, protojson.Marshal) }
@@ -119,7 +179,7 @@ func (strictJSON) Unmarshal(b []byte, m any) error {
 	if len(b) == 0 {
 		return errors.New("zero-length payload is not a valid JSON object")
 	}
-	if err := protojson.Unmarshal(b, pm); err != nil {
+	if err := protojson.Unmarshal(validJSONText(b), pm); err != nil {
 		return fmt.Errorf("unmarshal into %T: %w", m, err)
 	}
 	return nil

@@ -41,7 +41,8 @@ func callEnvelope(t *testing.T, ts *testServer, verb, args string) string {
 
 // TestTypedArgumentsFollowCore: the typed RPCs go through core's request
 // layer: titles are trimmed with JavaScript semantics, an empty title is
-// title-required, and a misspelt JSON field is an error naming it.
+// title-required, a misspelt JSON field is an error naming it, and a lone
+// surrogate is U+FFFD.
 func TestTypedArgumentsFollowCore(t *testing.T) {
 	root := t.TempDir()
 	ts := startServer(t, root)
@@ -56,6 +57,9 @@ func TestTypedArgumentsFollowCore(t *testing.T) {
 		{"Push", `{"location": "n.yaml"}`, 400, `title required`},
 		{"Add", `{"location": "n.yaml", "title": "\u3000"}`, 400, `title required`},
 		{"Push", `{"location": "n.yaml", "tittle": "typo"}`, 400, `unknown field \"tittle\"`},
+		// JSON allows lone surrogates, protobuf strings do not: U+FFFD, as in typed answers.
+		{"Push", `{"location": "n.yaml", "title": "a\ud800b"}`, 200, "\"title\":\"a\uFFFDb\""},
+		{"Note", `{"location": "n.yaml", "text": "\udc00 alone"}`, 200, "\"text\":\"\uFFFD alone\""},
 		{"Call", `{"verb": "push", "arguments": {}, "extra": 1}`, 400, `unknown field \"extra\"`},
 	}
 	for _, c := range cases {
@@ -68,8 +72,8 @@ func TestTypedArgumentsFollowCore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Count(string(data), "- key:"); got != 3 {
-		t.Errorf("%d items written, want 3:\n%s", got, data)
+	if got := strings.Count(string(data), "- key:"); got != 4 {
+		t.Errorf("%d items written, want 4:\n%s", got, data)
 	}
 }
 
