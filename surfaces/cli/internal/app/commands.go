@@ -16,7 +16,9 @@ import (
 // core/buildinfo for how release builds set it).
 func version() string { return buildinfo.Get().String() }
 
-// flagDoc documents one flag for help and completion.
+// flagDoc documents one flag for help and completion: usage says what it
+// does wherever it is taken (the general help; flagPerVerb says what a
+// flag whose meaning depends on the verb does in that verb's help).
 type flagDoc struct {
 	name, value, usage string
 }
@@ -52,6 +54,20 @@ var flagDocs = []flagDoc{
 	{"watch", "", "show: redraw the view on every change of the noggin, until Ctrl-C"},
 	{"json", "", "print the response envelope (JSON); errors go to stderr as envelopes"},
 	{"with-json", "", "print the human output, an empty line, then the envelope"},
+}
+
+// flagPerVerb is, for a flag whose meaning depends on the verb, what it
+// does in each verb's help (the general help says flagDocs' usage).
+var flagPerVerb = map[string]map[string]string{
+	"title":  {"push": "the `title` (instead of the words)", "add": "the `title` (instead of the words)", "edit": "the new `title`"},
+	"done":   {"edit": "close the item", "find": "only items that are done"},
+	"open":   {"edit": "reopen the item", "find": "only items that are open"},
+	"under":  {"find": "only look below the item at `path`"},
+	"limit":  {"find": "list at most `n` matches (50 unless told)", "log": "list at most `n` writes (20 unless told)", "changes": "list at most `n` writes (100 unless told)"},
+	"since":  {"changes": "list the writes after revision `rev` (an answer's \"revision\")"},
+	"forget": {"agents": "drop the cursor of agent `name`"},
+	"by":     {"find": "only items the writes of agent `name` changed", "log": "only the writes of agent `name`"},
+	"watch":  {"show": "redraw the view on every change of the noggin, until Ctrl-C"},
 }
 
 // verbDef describes one command for help and completion.
@@ -138,12 +154,19 @@ func (v *verbDef) synopsis() string {
 	return s
 }
 
-func urfaveFlag(name string) ucli.Flag {
+// urfaveFlag is the flag name as the help of verb ("": every verb) says it.
+func urfaveFlag(name, verb string) ucli.Flag {
 	d := findFlag(name)
-	if d.value != "" && name != "goto" { // --goto's value is optional
-		return &ucli.StringFlag{Name: name, Usage: d.usage}
+	usage := d.usage
+	if u, ok := flagPerVerb[name][verb]; ok {
+		usage = u
+	} else if _, rest, cut := strings.Cut(usage, ": "); cut && verb != "" && (name == "window" || name == "max-bytes") {
+		usage = rest // "verbs that print a view: …" is every verb's
 	}
-	return &ucli.BoolFlag{Name: name, Usage: d.usage, DisableDefaultText: true}
+	if d.value != "" && name != "goto" { // --goto's value is optional
+		return &ucli.StringFlag{Name: name, Usage: usage}
+	}
+	return &ucli.BoolFlag{Name: name, Usage: usage, DisableDefaultText: true}
 }
 
 func init() {
@@ -165,7 +188,7 @@ func newApp(stdout io.Writer) *ucli.App {
 		HideHelpCommand:      true,
 		EnableBashCompletion: true,
 	}
-	app.Flags = []ucli.Flag{urfaveFlag("noggin"), urfaveFlag("agent"), urfaveFlag("json"), urfaveFlag("with-json")}
+	app.Flags = []ucli.Flag{urfaveFlag("noggin", ""), urfaveFlag("agent", ""), urfaveFlag("json", ""), urfaveFlag("with-json", "")}
 	for i := range verbDefs {
 		v := &verbDefs[i]
 		if v.name == "help" {
@@ -174,7 +197,7 @@ func newApp(stdout io.Writer) *ucli.App {
 		cmd := &ucli.Command{Name: v.name, Usage: v.usage, ArgsUsage: v.args,
 			Action: func(*ucli.Context) error { return nil }}
 		for _, f := range v.verbFlags() {
-			cmd.Flags = append(cmd.Flags, urfaveFlag(f))
+			cmd.Flags = append(cmd.Flags, urfaveFlag(f, v.name))
 		}
 		app.Commands = append(app.Commands, cmd)
 	}
