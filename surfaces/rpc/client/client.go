@@ -308,6 +308,20 @@ func limit(n int) *int32 {
 	return proto.Int32(int32(min(n, math.MaxInt32)))
 }
 
+// Agents runs agents: every agent's cursor, after dropping o.Forget's
+// (when set).
+func (c *Client) Agents(ctx context.Context, location string, o noggin.AgentsOpts) (*noggin.AgentsResult, error) {
+	m := &nogginv1.AgentsRequest{Location: location}
+	if o.Forget != "" {
+		m.Forget = &o.Forget
+	}
+	res, err := c.rpc.Agents(ctx, connect.NewRequest(m))
+	if err != nil {
+		return nil, Error(err)
+	}
+	return convert.AgentsFromProto(res.Msg), nil
+}
+
 // Undo runs undo (redo false) or redo.
 func (c *Client) Undo(ctx context.Context, location string, redo bool) (*noggin.UndoResult, error) {
 	if redo {
