@@ -13,6 +13,7 @@ import (
 
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"
+	nogginv1 "github.com/noggin-go/noggin/surfaces/rpc/gen/noggin/v1"
 )
 
 // docExample is one ```console block of docs/: commands ("$ noggin …")
@@ -148,5 +149,22 @@ func TestDocsListEverything(t *testing.T) {
 	}
 	if !slices.Contains(noggin.Codes(), noggin.CodeCancelled) {
 		t.Error("Codes() is incomplete")
+	}
+	// envelope.md says what each verb's data is: in the data list, or a
+	// "- **verb**:" entry of its own.
+	_, data, _ := strings.Cut(env, "- `data` is")
+	data, _, _ = strings.Cut(data, "\n- ")
+	for _, v := range request.Verbs {
+		if !regexp.MustCompile(`\b`+v+`\b`).MatchString(data) && !strings.Contains(env, "- **"+v+"**") {
+			t.Errorf("docs/envelope.md does not say what %s's data is", v)
+		}
+	}
+	// rpc.md names every method of the service.
+	rpc := read("rpc.md")
+	methods := nogginv1.File_noggin_v1_noggin_proto.Services().Get(0).Methods()
+	for i := range methods.Len() {
+		if name := string(methods.Get(i).Name()); !strings.Contains(rpc, "`"+name+"`") {
+			t.Errorf("docs/rpc.md does not name the method %s", name)
+		}
 	}
 }
