@@ -172,24 +172,6 @@ func (p *fastParser) entryKeysAsWritten(it *noggin.Item, start, stop int) (after
 	return start + nl + len(parentLine) + nl2, true
 }
 
-// nextEntry is where the first entry line in s[from:stop] starts, counting
-// its '\n' (lazyEntry), or -1. It finds each line's end and compares the
-// four bytes after it, faster than strings.Index here (BenchmarkNextEntry):
-// a noggin's lines are short, so every one holds the pattern's first byte.
-func nextEntry(s string, from, stop int) int {
-	for i := from; i+len(lazyEntry) <= stop; i++ {
-		j := strings.IndexByte(s[i:stop], '\n')
-		if j < 0 {
-			return -1
-		}
-		i += j
-		if i+len(lazyEntry) <= stop && s[i+1:i+len(lazyEntry)] == "  - " { // lazyEntry[1:], a constant: one 4-byte compare
-			return i
-		}
-	}
-	return -1
-}
-
 // simpleKey reports whether the plain scalar v reads as the string v: more
 // than five letters, digits, '-' and '_' (so no null or boolean word),
 // starting with a letter (so no number).
@@ -269,8 +251,8 @@ func (p *fastParser) lazyItemsTo(stop int) (items []*noggin.Item, ended bool) {
 		// are not searched again for the next entry.
 		from, written := p.entryKeysAsWritten(it, start, stop)
 		var end int
-		if i := nextEntry(s, from, stop); i >= 0 {
-			end = i + 1
+		if i := strings.Index(s[from:stop], lazyEntry); i >= 0 {
+			end = from + i + 1
 		} else if stop < len(s) {
 			end = stop
 		} else {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math/rand"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/noggin-go/noggin/core/sampledoc"
@@ -127,56 +126,4 @@ func FuzzLazy(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestNextEntry: nextEntry finds what strings.Index finds, for texts of
-// entry lines, deeper lines, empty lines and partial patterns, from and
-// to every place.
-func TestNextEntry(t *testing.T) {
-	r := rand.New(rand.NewSource(3))
-	parts := []string{"\n  - ", "\n    ", "\n", "\n  -", "\n  ", " - ", "x", "\n  -x", "\n - "}
-	for range 2000 {
-		var b strings.Builder
-		for range r.Intn(8) {
-			b.WriteString(parts[r.Intn(len(parts))])
-		}
-		s := b.String()
-		for from := 0; from <= len(s); from++ {
-			for stop := from; stop <= len(s); stop++ {
-				want := strings.Index(s[from:stop], lazyEntry)
-				if want >= 0 {
-					want += from
-				}
-				if got := nextEntry(s, from, stop); got != want {
-					t.Fatalf("nextEntry(%q, %d, %d) = %d, want %d", s, from, stop, got, want)
-				}
-			}
-		}
-	}
-}
-
-// BenchmarkNextEntry: finding every entry line of a 10k-item noggin with
-// nextEntry and with strings.Index.
-func BenchmarkNextEntry(b *testing.B) {
-	s := string(benchText(10000, false))
-	for _, c := range []struct {
-		name string
-		next func(s string, from int) int
-	}{
-		{"nextEntry", func(s string, from int) int { return nextEntry(s, from, len(s)) }},
-		{"strings.Index", func(s string, from int) int {
-			if i := strings.Index(s[from:], lazyEntry); i >= 0 {
-				return from + i
-			}
-			return -1
-		}},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(s)))
-			for b.Loop() {
-				for i := c.next(s, 0); i >= 0; i = c.next(s, i+1) {
-				}
-			}
-		})
-	}
 }
