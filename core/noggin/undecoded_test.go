@@ -3,6 +3,7 @@ package noggin
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -114,4 +115,78 @@ func TestWriteOnUndecodableWritesNothing(t *testing.T) {
 			t.Errorf("%s: the noggin was written", name)
 		}
 	}
+}
+
+// TestEveryVerbDecodesWhatItReads: every verb, at every item of the
+// fixtures, answers and writes on a lazy read (items undecoded, holding
+// poison until decoded) what it answers and writes on the full document:
+// a verb that reads an item it did not decode fails here.
+func TestEveryVerbDecodesWhatItReads(t *testing.T) {
+	e := fixedEngine()
+	ctx := context.Background()
+	place := func(kind, path string) *Placement { return &Placement{Kind: kind, Anchor: path} }
+	for _, outline := range []string{F1, F2, F3, F4, F5} {
+		for _, it := range tree(outline).Items {
+			p := PathOf(tree(outline), it.Key)
+			verbs := []struct {
+				name string
+				run  func(s Store) (any, error)
+			}{
+				{"push", func(s Store) (any, error) { return e.Push(ctx, s, PushOpts{Title: "new"}) }},
+				{"add into", func(s Store) (any, error) { return e.Add(ctx, s, AddOpts{Title: "n", Placement: place("into", p)}) }},
+				{"add after, goto", func(s Store) (any, error) {
+					return e.Add(ctx, s, AddOpts{Title: "n", Placement: place("after", p), Goto: Goto{Present: true, Self: true}})
+				}},
+				{"add before", func(s Store) (any, error) { return e.Add(ctx, s, AddOpts{Title: "n", Placement: place("before", p)}) }},
+				{"move to the end", func(s Store) (any, error) { return e.Move(ctx, s, MoveOpts{Path: p, Placement: place("after", "/1")}) }},
+				{"move into /1", func(s Store) (any, error) { return e.Move(ctx, s, MoveOpts{Path: p, Placement: place("into", "/1")}) }},
+				{"goto", func(s Store) (any, error) { return e.Goto(ctx, s, GotoOpts{Path: p}) }},
+				{"done", func(s Store) (any, error) { return e.Done(ctx, s, DoneOpts{Path: p}) }},
+				{"done --force", func(s Store) (any, error) { return e.Done(ctx, s, DoneOpts{Path: p, Force: true}) }},
+				{"done --close-all", func(s Store) (any, error) {
+					return e.Done(ctx, s, DoneOpts{Path: p, CloseAll: true})
+				}},
+				{"pop", func(s Store) (any, error) { return e.Pop(ctx, s, PopOpts{Force: true}) }},
+				{"edit title", func(s Store) (any, error) { return e.Edit(ctx, s, EditOpts{Path: p, Title: ptr("renamed")}) }},
+				{"edit reopen", func(s Store) (any, error) { return e.Edit(ctx, s, EditOpts{Path: p, Done: ptr(false)}) }},
+				{"edit close", func(s Store) (any, error) { return e.Edit(ctx, s, EditOpts{Path: p, Done: ptr(true), Force: true}) }},
+				{"note", func(s Store) (any, error) { return e.Note(ctx, s, NoteOpts{Path: p, Text: "seen"}) }},
+				{"delete", func(s Store) (any, error) { return e.Delete(ctx, s, DeleteOpts{Path: p, Recursive: true}) }},
+				{"find", func(s Store) (any, error) { return e.Find(ctx, s, FindOpts{Query: "a"}) }},
+				{"find --done", func(s Store) (any, error) { return e.Find(ctx, s, FindOpts{Query: "a", Done: true, Under: p}) }},
+				{"agents", func(s Store) (any, error) { return e.Agents(ctx, s, AgentsOpts{}) }},
+			}
+			for _, v := range verbs {
+				name, verb := v.name, v.run
+				decodes := 0
+				lazy, full := newMem(lazyCopy(tree(outline), &decodes, nil)), newMem(tree(outline))
+				got, gotErr := verb(lazy)
+				want, wantErr := verb(full)
+				if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+					t.Fatalf("%s %s on %q: lazy %#v (%v), full %#v (%v)", name, p, outline, got, gotErr, want, wantErr)
+				}
+				a, _ := lazy.Load(ctx)
+				b, _ := full.Load(ctx)
+				if diff := sameDecoded(a, b); diff != "" {
+					t.Fatalf("%s %s on %q: the noggin after it: %s", name, p, outline, diff)
+				}
+			}
+		}
+	}
+}
+
+// sameDecoded says how a (its items decoded now) differs from b ("": not).
+func sameDecoded(a, b *Document) string {
+	if a.Active != b.Active || !reflect.DeepEqual(a.Cursors(), b.Cursors()) || len(a.Items) != len(b.Items) {
+		return fmt.Sprintf("active %q vs %q, cursors %v vs %v, %d vs %d items", a.Active, b.Active, a.Cursors(), b.Cursors(), len(a.Items), len(b.Items))
+	}
+	for i := range a.Items {
+		if err := a.Items[i].Decode(); err != nil {
+			return err.Error()
+		}
+		if !reflect.DeepEqual(a.Items[i], b.Items[i]) {
+			return fmt.Sprintf("item %d: %+v vs %+v", i, a.Items[i], b.Items[i])
+		}
+	}
+	return ""
 }
