@@ -179,20 +179,26 @@ type spawnAnswer struct {
 
 func startSpawner(bin string) (*spawner, error) {
 	cmd := exec.Command(bin)
-	in, err := cmd.StdinPipe()
+	in, out, err := startPiped(cmd)
 	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	return &spawner{cmd: cmd, in: in, out: sc}, nil
+}
+
+// startPiped starts cmd with pipes to its standard input and output.
+func startPiped(cmd *exec.Cmd) (io.WriteCloser, io.Reader, error) {
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	return in, out, cmd.Start()
 }
 
 // run has the spawner run cmd (its path, arguments and environment).

@@ -38,15 +38,8 @@ func startMCP(dir string, env []string, argv ...string) (*stdioMCP, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "HOME="+dir), env...)
-	in, err := cmd.StdinPipe()
+	in, out, err := startPiped(cmd)
 	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	p := &stdioMCP{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}

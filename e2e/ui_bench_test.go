@@ -18,6 +18,23 @@ import (
 	"github.com/noggin-go/noggin/surfaces/rpc/client"
 )
 
+// benchNoggin is the n-item noggin of the UI benchmarks:
+// $NOGGIN_UI_NOGGINS/n{n/1000}k.yaml when set (bench's generated
+// noggins, as make bench-ui and bench-web make them), else
+// GenerateNoggin's.
+func benchNoggin(b *testing.B, n int) []byte {
+	b.Helper()
+	dir := os.Getenv("NOGGIN_UI_NOGGINS")
+	if dir == "" {
+		return GenerateNoggin(n)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("n%dk.yaml", n/1000)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
 // BenchmarkUIPaint: from navigating to /ui/NAME until the rows of a noggin
 // of 1k, 10k and 100k items are painted (the page's script loaded, the
 // Watch stream's first document decoded, the tree laid out), in headless
@@ -27,13 +44,7 @@ import (
 func BenchmarkUIPaint(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
-			data := GenerateNoggin(n)
-			if dir := os.Getenv("NOGGIN_UI_NOGGINS"); dir != "" {
-				var err error
-				if data, err = os.ReadFile(filepath.Join(dir, fmt.Sprintf("n%dk.yaml", n/1000))); err != nil {
-					b.Fatal(err)
-				}
-			}
+			data := benchNoggin(b, n)
 			ctx, _ := browser(b, 1200, 800)
 			srv, _ := uiServer(b, map[string][]byte{"big.yaml": data})
 			for b.Loop() {
@@ -51,13 +62,7 @@ func BenchmarkUIPaint(b *testing.B) {
 // one (the page's item count, set when the new tree is painted); ns/op is
 // the mean, median-ms the median. make bench-ui runs it 20 times.
 func BenchmarkUILiveUpdate(b *testing.B) {
-	big := GenerateNoggin(100000)
-	if dir := os.Getenv("NOGGIN_UI_NOGGINS"); dir != "" {
-		var err error
-		if big, err = os.ReadFile(filepath.Join(dir, "n100k.yaml")); err != nil {
-			b.Fatal(err)
-		}
-	}
+	big := benchNoggin(b, 100000)
 	for _, tc := range []struct {
 		name  string
 		data  []byte
@@ -108,13 +113,7 @@ func BenchmarkUILiveUpdate(b *testing.B) {
 // 95th percentile (a frame is 16.7 ms at 60 Hz), and the writes the page
 // showed. make bench-ui runs it.
 func BenchmarkUISmooth(b *testing.B) {
-	data := GenerateNoggin(10000)
-	if dir := os.Getenv("NOGGIN_UI_NOGGINS"); dir != "" {
-		var err error
-		if data, err = os.ReadFile(filepath.Join(dir, "n10k.yaml")); err != nil {
-			b.Fatal(err)
-		}
-	}
+	data := benchNoggin(b, 10000)
 	ctx, _ := browser(b, 1200, 1400)
 	srv, root := uiServer(b, map[string][]byte{"work.yaml": data})
 	items := len(readDoc(b, filepath.Join(root, "work.yaml")).Items)
@@ -155,13 +154,7 @@ func BenchmarkUISmooth(b *testing.B) {
 func BenchmarkWebOpen(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
-			data := GenerateNoggin(n)
-			if dir := os.Getenv("NOGGIN_UI_NOGGINS"); dir != "" {
-				var err error
-				if data, err = os.ReadFile(filepath.Join(dir, fmt.Sprintf("n%dk.yaml", n/1000))); err != nil {
-					b.Fatal(err)
-				}
-			}
+			data := benchNoggin(b, n)
 			ctx, _ := browser(b, 1200, 800)
 			srv, root := uiServer(b, map[string][]byte{"big.yaml": data})
 			file := filepath.Join(root, "big.yaml")

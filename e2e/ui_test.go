@@ -386,6 +386,21 @@ func waitFile(tb testing.TB, file string, what string, ok func(*noggin.Document)
 	}
 }
 
+// parentTitle is the title of the parent of the item titled title ("" for
+// a root, "?" for no such item).
+func parentTitle(doc *noggin.Document, title string) string {
+	it := byTitle(doc, title)
+	if it == nil {
+		return "?"
+	}
+	for _, p := range doc.Items {
+		if p.Key == it.ParentKey {
+			return p.Title
+		}
+	}
+	return ""
+}
+
 func byTitle(doc *noggin.Document, title string) *noggin.Item {
 	for _, it := range doc.Items {
 		if it.Title == title {
@@ -566,31 +581,19 @@ func TestUI(t *testing.T) {
 			}
 			return ""
 		}
-		parent := func(d *noggin.Document, title string) string {
-			it := byTitle(d, title)
-			if it == nil {
-				return "?"
-			}
-			for _, p := range d.Items {
-				if p.Key == it.ParentKey {
-					return p.Title
-				}
-			}
-			return ""
-		}
 		step("push first", func(d *noggin.Document) bool { return active(d) == "first" }, press("p"), press("first"), press(kb.Enter))
-		step("push second", func(d *noggin.Document) bool { return parent(d, "second") == "first" && active(d) == "second" },
+		step("push second", func(d *noggin.Document) bool { return parentTitle(d, "second") == "first" && active(d) == "second" },
 			press("p"), press("second"), press(kb.Enter))
 		selectTitle(t, c, "first")
-		step("add after first", func(d *noggin.Document) bool { return byTitle(d, "sibling") != nil && parent(d, "sibling") == "" },
+		step("add after first", func(d *noggin.Document) bool { return byTitle(d, "sibling") != nil && parentTitle(d, "sibling") == "" },
 			press("s"), press("sibling"), press(kb.Enter))
 		selectTitle(t, c, "sibling")
 		step("add before sibling", func(d *noggin.Document) bool {
 			kids := treeTitles(d)
-			return parent(d, "between") == "" && slices.Index(kids, "between") == slices.Index(kids, "sibling")-1
+			return parentTitle(d, "between") == "" && slices.Index(kids, "between") == slices.Index(kids, "sibling")-1
 		}, press("b"), press("between"), press(kb.Enter))
 		selectTitle(t, c, "first")
-		step("add into first", func(d *noggin.Document) bool { return parent(d, "child") == "first" }, press("a"), press("child"), press(kb.Enter))
+		step("add into first", func(d *noggin.Document) bool { return parentTitle(d, "child") == "first" }, press("a"), press("child"), press(kb.Enter))
 		selectTitle(t, c, "child")
 		step("goto child", func(d *noggin.Document) bool { return active(d) == "child" }, press(kb.Enter))
 		selectTitle(t, c, "second")
@@ -607,10 +610,10 @@ func TestUI(t *testing.T) {
 		selectTitle(t, c, "renamed")
 		step("Alt+↓ moves after the next sibling", func(d *noggin.Document) bool {
 			kids := treeTitles(d)
-			return slices.Index(kids, "renamed") > slices.Index(kids, "child") && parent(d, "renamed") == "first"
+			return slices.Index(kids, "renamed") > slices.Index(kids, "child") && parentTitle(d, "renamed") == "first"
 		}, press(kb.ArrowDown, chromedp.ModifierAlt))
 		selectTitle(t, c, "renamed")
-		step("move into sibling", func(d *noggin.Document) bool { return parent(d, "renamed") == "sibling" }, press("m"), press("into /3"), press(kb.Enter))
+		step("move into sibling", func(d *noggin.Document) bool { return parentTitle(d, "renamed") == "sibling" }, press("m"), press("into /3"), press(kb.Enter))
 		selectTitle(t, c, "child")
 		step("goto child again", func(d *noggin.Document) bool { return active(d) == "child" }, press(kb.Enter))
 		step("pop closes the active item", func(d *noggin.Document) bool { return byTitle(d, "child").Done && active(d) == "first" }, press("o"))
@@ -711,18 +714,6 @@ func TestUI(t *testing.T) {
 		release := func(title string, frac float64) void {
 			x, y := at(title, frac)
 			return mouseEvent(input.DispatchMouseEventTypeMouseReleased, x, y, 0)
-		}
-		parentTitle := func(d *noggin.Document, title string) string {
-			it := byTitle(d, title)
-			if it == nil {
-				return "?"
-			}
-			for _, p := range d.Items {
-				if p.Key == it.ParentKey {
-					return p.Title
-				}
-			}
-			return ""
 		}
 		selected := func() string {
 			return eval[string](t, c, `document.querySelector('.row.selected .title')?.textContent ?? ""`)

@@ -270,18 +270,7 @@ func TestWatchIncremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := nogginv1connect.NewNogginServiceClient(http.DefaultClient, ts.url)
-	stream, err := raw.Watch(ctx, connect.NewRequest(&nogginv1.WatchRequest{Location: loc, Incremental: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stream.Close()
-	recv := func() *nogginv1.WatchResponse {
-		t.Helper()
-		if !stream.Receive() {
-			t.Fatalf("stream ended: %v", stream.Err())
-		}
-		return stream.Msg()
-	}
+	recv := watchStream(ctx, t, raw, &nogginv1.WatchRequest{Location: loc, Incremental: true})
 	if m := recv(); !m.GetInitial() || len(m.GetDocument().GetItems()) != 1 || m.GetRevision() == "" {
 		t.Fatalf("initial message: %v", m)
 	}
@@ -336,18 +325,7 @@ func TestWatchWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := nogginv1connect.NewNogginServiceClient(http.DefaultClient, ts.url)
-	stream, err := raw.Watch(ctx, connect.NewRequest(&nogginv1.WatchRequest{Location: loc, Incremental: true, Window: 20}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stream.Close()
-	recv := func() *nogginv1.WatchResponse {
-		t.Helper()
-		if !stream.Receive() {
-			t.Fatalf("stream ended: %v", stream.Err())
-		}
-		return stream.Msg()
-	}
+	recv := watchStream(ctx, t, raw, &nogginv1.WatchRequest{Location: loc, Incremental: true, Window: 20})
 	first := recv()
 	if !first.GetInitial() || len(first.GetShape().GetParents()) != total || len(first.GetDocument().GetItems()) != 40 || first.GetDocument().GetActive() != doc.Active {
 		t.Fatalf("first message: initial %v, %d parents, %d items", first.GetInitial(), len(first.GetShape().GetParents()), len(first.GetDocument().GetItems()))
@@ -371,5 +349,23 @@ func TestWatchWindow(t *testing.T) {
 	}
 	if m := recv(); len(m.GetItems()) != 1 || m.GetItems()[0].GetNotes()[len(m.GetItems()[0].GetNotes())-1].GetText() != "meanwhile" {
 		t.Fatalf("the change after the parts: %v", m)
+	}
+}
+
+// watchStream opens a Watch (closed when the test ends) and returns its
+// next message each call.
+func watchStream(ctx context.Context, t *testing.T, raw nogginv1connect.NogginServiceClient, req *nogginv1.WatchRequest) func() *nogginv1.WatchResponse {
+	t.Helper()
+	stream, err := raw.Watch(ctx, connect.NewRequest(req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stream.Close() })
+	return func() *nogginv1.WatchResponse {
+		t.Helper()
+		if !stream.Receive() {
+			t.Fatalf("stream ended: %v", stream.Err())
+		}
+		return stream.Msg()
 	}
 }
