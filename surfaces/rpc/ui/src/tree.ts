@@ -184,7 +184,8 @@ export class TreeView {
       }
     }
     this.el.setAttribute("aria-busy", String(model.loading));
-    if (this.selected === null || !model.byKey.has(this.selected)) {
+    // A selection still to arrive (a document again, in parts) stays; one that went moves to the active item.
+    if (this.selected === null || (!model.byKey.has(this.selected) && !model.loading)) {
       this.selected = model.active ?? model.roots[0]?.key ?? null;
     }
     this.relayout();
