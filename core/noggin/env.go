@@ -115,9 +115,10 @@ func (SequentialKeys) NewKeys(doc *Document, now time.Time, n int) []string {
 }
 
 // keySuffix returns the hex suffix of a key matching
-// ^i-\d{8}-\d{6}-[0-9a-f]{6}$.
+// ^i-\d{8}-\d{6}-[0-9a-f]{6,15}$.
 func keySuffix(k string) (uint64, bool) {
-	if len(k) != 24 || k[0] != 'i' || k[1] != '-' || k[10] != '-' || k[17] != '-' {
+	// Six hex digits or more: the sequence goes on past ffffff.
+	if len(k) < 24 || len(k) > 18+15 || k[0] != 'i' || k[1] != '-' || k[10] != '-' || k[17] != '-' {
 		return 0, false
 	}
 	for i := 2; i < 17; i++ {
@@ -125,12 +126,12 @@ func keySuffix(k string) (uint64, bool) {
 			return 0, false
 		}
 	}
-	for i := 18; i < 24; i++ {
+	for i := 18; i < len(k); i++ {
 		c := k[i]
 		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
 			return 0, false
 		}
 	}
-	v, err := strconv.ParseUint(k[18:], 16, 32)
+	v, err := strconv.ParseUint(k[18:], 16, 64)
 	return v, err == nil
 }

@@ -83,6 +83,16 @@ func TestKeys(t *testing.T) {
 	if s := (SequentialKeys{}).NewKeys(NewDocument(), now, 1); s[0] != "i-20260616-184644-000001" {
 		t.Errorf("first sequential key %v", s)
 	}
+	// Past ffffff the sequence goes on, and a document holding its longer
+	// keys continues after them.
+	past := &Document{Items: []*Item{{Key: "i-20250101-000000-fffffe"}}}
+	for _, want := range []string{"i-20260616-184644-ffffff", "i-20260616-184644-1000000", "i-20260616-184644-1000001"} {
+		k := SequentialKeys{}.NewKeys(past, now, 1)[0]
+		if k != want {
+			t.Fatalf("after %s: %s, want %s", past.Items[len(past.Items)-1].Key, k, want)
+		}
+		past.Items = append(past.Items, &Item{Key: k})
+	}
 	// Separate "processes" continue one sequence through the document.
 	e := &Engine{Now: func() time.Time { return now }, Keys: SequentialKeys{}}
 	st := newMem(nil)

@@ -29,6 +29,7 @@ export class NogginPage {
   private pending: string | null = null; // the key to select once the stream has it
   private calls = 0; // verbs sent and not yet answered (data-calls, for tests and styles)
   private menu: HTMLElement | null = null; // the open context menu
+  private frame = 0; // the animation frame of a scheduled redraw (0: none)
 
   constructor(private readonly name: string, private readonly onAuth: () => void) {
     this.tree = new TreeView({
@@ -99,17 +100,7 @@ export class NogginPage {
           else if (res.part && this.model) this.model.addPart(res.part);
           else if (this.model && !res.error) this.model.apply(res.changes, res.items, res.cursors);
           else continue;
-          this.tree.show(this.model);
-          if (this.pending && this.model.byKey.has(this.pending)) {
-            this.tree.select(this.pending);
-            this.pending = null;
-          }
-          this.status.textContent = this.model.loading
-            ? `loading · ${this.model.loadedCount} of ${this.model.size} items`
-            : `live · ${this.model.size} items`;
-          this.el.dataset.items = String(this.model.size);
-          this.el.dataset.loading = String(this.model.loading);
-          if (this.panel === "details") this.showDetails();
+          this.scheduleRedraw();
           // A document in parts: paint what came, and answer keys, before the next part.
           if (this.model.loading) await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
         }
@@ -123,6 +114,28 @@ export class NogginPage {
       }
       await new Promise((r) => setTimeout(r, 1000));
     }
+  }
+
+  /** scheduleRedraw shows the model at the next frame: the messages that came meanwhile are laid out once. */
+  private scheduleRedraw(): void {
+    if (!this.frame) this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.redraw();
+    });
+  }
+
+  private redraw(): void {
+    const model = this.model;
+    if (!model) return;
+    this.tree.show(model);
+    if (this.pending && model.byKey.has(this.pending)) {
+      this.tree.select(this.pending);
+      this.pending = null;
+    }
+    this.status.textContent = model.loading ? `loading · ${model.loadedCount} of ${model.size} items` : `live · ${model.size} items`;
+    this.el.dataset.items = String(model.size);
+    this.el.dataset.loading = String(model.loading);
+    if (this.panel === "details") this.showDetails();
   }
 
   focus(): void {

@@ -189,16 +189,31 @@ export class Model {
     return s;
   }
 
-  /** rows is the visible rows in tree order: the children of collapsed items are left out. */
-  rows(collapsed: Set<string>): Node[] {
-    const out: Node[] = [];
-    const stack: Node[] = [];
-    for (let i = this.roots.length - 1; i >= 0; i--) stack.push(this.roots[i]);
-    while (stack.length) {
-      const n = stack.pop()!;
+  /** rows is the visible rows in tree order: the children of collapsed items are left out (into
+   * out, reused, when given: a big tree's list is not allocated again on every change). */
+  rows(collapsed: Set<string>, out: Node[] = []): Node[] {
+    out.length = 0;
+    // Depth first without recursion (a chain may be very deep): the sibling
+    // lists being walked, and where each one is.
+    const lists: Node[][] = [this.roots];
+    const at: number[] = [0];
+    const all = collapsed.size === 0;
+    while (lists.length) {
+      const top = lists.length - 1;
+      const list = lists[top];
+      const i = at[top];
+      if (i === list.length) {
+        lists.pop();
+        at.pop();
+        continue;
+      }
+      at[top] = i + 1;
+      const n = list[i];
       out.push(n);
-      if (collapsed.has(n.key)) continue;
-      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+      if (n.children.length && (all || !collapsed.has(n.key))) {
+        lists.push(n.children);
+        at.push(0);
+      }
     }
     return out;
   }

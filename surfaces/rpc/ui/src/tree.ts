@@ -194,7 +194,7 @@ export class TreeView {
       this.paint();
       return;
     }
-    const at = anchor === undefined ? -1 : this.rows.findIndex((r) => r.key === anchor);
+    const at = anchor === undefined ? -1 : this.rows[top]?.key === anchor ? top : this.rows.findIndex((r) => r.key === anchor);
     if (at >= 0 && at !== top) {
       this.el.scrollTop = at * rowHeight + offset;
       this.paint();
@@ -203,7 +203,7 @@ export class TreeView {
 
   relayout(): void {
     if (!this.model) return;
-    this.rows = this.model.rows(this.collapsed);
+    this.rows = this.model.rows(this.collapsed, this.rows);
     this.spacer.style.height = this.rows.length * rowHeight + "px";
     this.paint();
   }
