@@ -809,6 +809,17 @@ func TestUI(t *testing.T) {
 		if got := string(out); !strings.Contains(got, want) {
 			t.Errorf("noggin show after the mouse:\n%s\nwant the rows\n%s", got, want)
 		}
+		// The original's keys for new items: Ctrl+Enter a child, Shift+Enter a sibling after.
+		selectTitle(t, c, "bravo renamed")
+		run(t, c, press(kb.Enter, chromedp.ModifierCtrl), waitJS(`document.activeElement?.matches('.bar input')`), press("kid by ctrl"), press(kb.Enter))
+		waitFile(t, file, "Ctrl+Enter added a child", func(d *noggin.Document) bool { return parentTitle(d, "kid by ctrl") == "bravo renamed" })
+		run(t, c, waitRows(treeTitles(readDoc(t, file))), answered)
+		selectTitle(t, c, "bravo renamed")
+		run(t, c, press(kb.Enter, chromedp.ModifierShift), waitJS(`document.activeElement?.matches('.bar input')`), press("sib by shift"), press(kb.Enter))
+		waitFile(t, file, "Shift+Enter added a sibling after", func(d *noggin.Document) bool {
+			titles := treeTitles(d)
+			return parentTitle(d, "sib by shift") == "" && slices.Index(titles, "sib by shift") > slices.Index(titles, "kid by ctrl")
+		})
 	})
 
 	t.Run("hostile text stays text", func(t *testing.T) {

@@ -80,7 +80,7 @@ export class NogginPage {
     }
     const keys = el("footer", "keys",
       "↑↓ select · ←→ fold · " + this.verbs.map((x) => `${keyName(x.key)} ${x.label}`).join(" · ") +
-      " · F2 rename · Space done/reopen · Ctrl+Shift+Z redo · Alt+↑↓←→ move · Shift+F10 menu · drag to move · Esc cancel");
+      " · Ctrl+Enter add child · Shift+Enter add after · F2 rename · Space done/reopen · Ctrl+Shift+Z redo · Alt+↑↓←→ move · Shift+F10 menu · drag to move · Esc cancel");
     const main = el("main");
     main.append(this.tree.el, this.details);
     this.el.append(head, tools, this.alert, this.bar, main, keys);
@@ -165,6 +165,12 @@ export class NogginPage {
       const n = this.tree.selectedNode();
       const at = n && this.tree.rowRect(n.key);
       if (n && at) this.openMenu(n, at.left + 40, at.bottom);
+      return;
+    }
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey || e.shiftKey)) {
+      // The original's tree: Ctrl+Enter adds a child, Shift+Enter a sibling after (Enter stays goto).
+      e.preventDefault();
+      this.verbs.find((v) => v.label === (e.shiftKey ? "add after" : "add"))!.run();
       return;
     }
     if (e.ctrlKey || e.metaKey) {
