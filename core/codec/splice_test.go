@@ -84,9 +84,11 @@ func randomOps(r *rand.Rand, doc *noggin.Document, data []byte) *noggin.Document
 				Item: &noggin.Item{Key: fmt.Sprintf("new-%d", k), Title: randString(r), Notes: []noggin.Note{}}}
 		case 4:
 			keys := []string{it.Key}
-			for i := 0; i < len(keys); i++ { // and its descendants
+			seen := map[string]bool{it.Key: true} // a key "" is every root's parent, a cycle its own
+			for i := 0; i < len(keys); i++ {      // and its descendants
 				for _, c := range doc.Items {
-					if c.ParentKey == keys[i] {
+					if c.ParentKey == keys[i] && !seen[c.Key] {
+						seen[c.Key] = true
 						keys = append(keys, c.Key)
 					}
 				}
