@@ -466,6 +466,9 @@ func (s *service) Watch(ctx context.Context, req *connect.Request[nogginv1.Watch
 		if err := stream.Send(msg); err != nil {
 			return err
 		}
+		if len(msg.Shape.Indexes) == len(full.GetItems()) {
+			return nil // the window holds every item
+		}
 		for _, part := range documentParts(full) {
 			if err := stream.Send(&nogginv1.WatchResponse{Part: part, Revision: msg.Revision}); err != nil {
 				return err

@@ -369,3 +369,35 @@ func watchStream(ctx context.Context, t *testing.T, raw nogginv1connect.NogginSe
 		return stream.Msg()
 	}
 }
+
+// TestWatchWindowWhole: a window that holds every item (here an empty
+// noggin, then a small one) is the whole document: no parts follow, and
+// the next message is the next write's.
+func TestWatchWindowWhole(t *testing.T) {
+	ts := startServer(t, "")
+	c := ts.client(t, "connect")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	raw := nogginv1connect.NewNogginServiceClient(http.DefaultClient, ts.url)
+	for _, loc := range []string{"empty.yaml", "small.yaml"} {
+		if loc == "small.yaml" {
+			if _, err := c.Push(ctx, loc, noggin.PushOpts{Title: "root"}); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.WriteFile(filepath.Join(ts.root, loc), []byte("schemaVersion: 1\nactive: null\nitems: []\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		recv := watchStream(ctx, t, raw, &nogginv1.WatchRequest{Location: loc, Incremental: true, Window: 20})
+		first := recv()
+		n := len(first.GetShape().GetParents())
+		if !first.GetInitial() || first.GetShape() == nil || len(first.GetDocument().GetItems()) != n {
+			t.Fatalf("%s: first message %v", loc, first)
+		}
+		if _, err := c.Push(ctx, loc, noggin.PushOpts{Title: "next"}); err != nil {
+			t.Fatal(err)
+		}
+		if m := recv(); m.GetPart() != nil || len(m.GetItems()) == 0 {
+			t.Fatalf("%s: after the whole window: %v", loc, m)
+		}
+	}
+}

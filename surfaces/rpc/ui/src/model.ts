@@ -44,7 +44,7 @@ export class Model {
       nodes = shape.parents.map((_, i) => placeholder(i));
       parents = shape.parents;
       shape.indexes.forEach((at, k) => fill(nodes[at], doc.items[k]));
-      this.nodes = nodes;
+      if (shape.indexes.length < nodes.length) this.nodes = nodes; // parts to come (none when the window holds all)
     } else {
       nodes = doc.items.map(node);
       const at = new Map(doc.items.map((it, i) => [it.key, i]));

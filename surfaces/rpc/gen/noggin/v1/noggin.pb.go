@@ -4366,8 +4366,9 @@ type WatchRequest struct {
 	// view can show its first rows before the rest arrives: the first
 	// message carries the tree's shape (shape) and the items of the window
 	// rows before and after the active item in tree order (the top rows
-	// when none is active); the other items follow in parts (part), every
-	// part before any later change. 0: each document whole.
+	// when none is active); unless that is every item, all the items then
+	// follow in parts (part), every part before any later change. 0: each
+	// document whole.
 	Window        uint32 `protobuf:"varint,3,opt,name=window,proto3" json:"window,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -2671,8 +2671,9 @@ export type WatchRequest = Message<"noggin.v1.WatchRequest"> & {
    * view can show its first rows before the rest arrives: the first
    * message carries the tree's shape (shape) and the items of the window
    * rows before and after the active item in tree order (the top rows
-   * when none is active); the other items follow in parts (part), every
-   * part before any later change. 0: each document whole.
+   * when none is active); unless that is every item, all the items then
+   * follow in parts (part), every part before any later change. 0: each
+   * document whole.
    *
    * @generated from field: uint32 window = 3;
    */
