@@ -48,8 +48,8 @@ var flagDocs = []flagDoc{
 	{"forget", "name", "agents: drop the cursor of agent `name`"},
 	{"by", "name", "find, log: only what agent `name` wrote"},
 	{"if-revision", "rev", "do nothing and fail (stale-revision) unless the noggin is still at revision `rev` (an answer's \"revision\")"},
-	{"window", "n", "verbs that print a view: at most `n` items per row, around the target (the view counts what it left out)"},
-	{"max-bytes", "n", "verbs that print a view, and copy: narrow the answer until it is at most `n` bytes (0: no cap; the envelope's compact JSON, or the text)"},
+	{"window", "n", "at most `n` items per row, around the target (the view counts what it left out)"},
+	{"max-bytes", "n", "narrow the answer until it is at most `n` bytes (0: no cap; the envelope's compact JSON, or the text)"},
 	{"format", "f", "answer as `f`: text (the default) or json (as --json)"},
 	{"watch", "", "show: redraw the view on every change of the noggin, until Ctrl-C"},
 	{"json", "", "print the response envelope (JSON); errors go to stderr as envelopes"},
@@ -160,8 +160,6 @@ func urfaveFlag(name, verb string) ucli.Flag {
 	usage := d.usage
 	if u, ok := flagPerVerb[name][verb]; ok {
 		usage = u
-	} else if _, rest, cut := strings.Cut(usage, ": "); cut && verb != "" && (name == "window" || name == "max-bytes") {
-		usage = rest // "verbs that print a view: …" is every verb's
 	}
 	if d.value != "" && name != "goto" { // --goto's value is optional
 		return &ucli.StringFlag{Name: name, Usage: usage}
