@@ -837,7 +837,7 @@ func TestUI(t *testing.T) {
 			key := fmt.Sprintf("k-%04d", i)
 			at := "2026-01-01T00:00:00.000Z"
 			doc.Items = append(doc.Items, &noggin.Item{Key: key, Title: title, CreatedAt: &at,
-				Notes: []noggin.Note{{Timestamp: at, Text: title}}})
+				Notes: []noggin.Note{{Timestamp: title, Text: title}}}) // a timestamp is text too
 		}
 		srv, _ := uiServer(t, map[string][]byte{"evil.yaml": codec.EncodeYAML(doc)})
 		c := tab(t)
@@ -846,16 +846,22 @@ func TestUI(t *testing.T) {
 			chromedp.Focus(chromedp.CSS(".tree")), press(kb.Home))
 		for i, it := range doc.Items {
 			type shown struct {
-				Row, Heading, Note string
-				Elements           int
+				Row, Heading, Note, Time, Hover string
+				Elements                        int
 			}
 			got := eval[shown](t, c, `({Row: document.querySelector('.row.selected .title').textContent,
 				Heading: document.querySelector('.details h2').textContent,
 				Note: document.querySelector('.notes p').textContent,
+				Time: document.querySelector('.notes time').textContent,
+				Hover: document.querySelector('.notes time').title,
 				Elements: document.querySelectorAll('.root img, .root script, .root style, .root iframe, .root b, .tree a, .details a').length})`)
 			if got.Row != oneLine(it.Title) || got.Heading != visibleText(strings.ToValidUTF8(it.Title, "\uFFFD")) ||
 				got.Note != visibleText(strings.ToValidUTF8(it.Title, "\uFFFD")) {
 				t.Errorf("item %d %q shows row %q, heading %q, note %q", i, it.Title, got.Row, got.Heading, got.Note)
+			}
+			// (JavaScript reads some texts as dates, "2/1": the time may say a date.)
+			if want := visibleText(strings.ToValidUTF8(it.Title, "\uFFFD")); visibleText(got.Time) != got.Time || got.Hover != want {
+				t.Errorf("item %d %q: the note's time shows %q, on hover %q", i, it.Title, got.Time, got.Hover)
 			}
 			if got.Elements != 0 {
 				t.Errorf("item %d %q made %d elements", i, it.Title, got.Elements)

@@ -46,7 +46,7 @@ export function timeEl(ts: string | undefined): HTMLTimeElement {
   const e = el("time", "", ts === undefined ? "—" : ago(ts));
   if (ts !== undefined) {
     e.dateTime = ts;
-    e.title = ts;
+    e.title = visible(ts); // a hover shows no hidden or reordering characters either
   }
   return e;
 }
