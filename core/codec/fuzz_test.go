@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -45,6 +46,7 @@ func FuzzLoad(f *testing.F) {
 			if again := EncodeYAML(back); string(again) != string(text) {
 				t.Fatalf("second YAML save differs")
 			}
+			checkFastPaths(t, text)
 		}
 		if doc, err := DecodeJSON(data); err == nil {
 			text := EncodeJSON(doc)
@@ -60,6 +62,23 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkFastPaths checks the large-file paths against the plain one on
+// text, a file this encoder wrote: the lazy read item for item, and a
+// spliced write after random changes byte for byte, read whole and in two
+// halves.
+func checkFastPaths(t *testing.T, text []byte) {
+	t.Helper()
+	checkLazy(t, text)
+	for _, splitMin := range []int{parallelMin, 32} {
+		doc, src := sourceOf(t, text, splitMin)
+		if doc == nil {
+			continue
+		}
+		after := randomOps(rand.New(rand.NewSource(int64(len(text)))), doc, text)
+		checkSplice(t, after, src)
+	}
 }
 
 // jsonView is doc with every non-finite number of its unknown fields

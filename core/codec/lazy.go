@@ -250,14 +250,7 @@ func (p *fastParser) lazyItemsTo(stop int) (items []*noggin.Item, ended bool) {
 		// The entry's key lines, read first as this encoder writes them,
 		// are not searched again for the next entry.
 		from, written := p.entryKeysAsWritten(it, start, stop)
-		var end int
-		if i := strings.Index(s[from:stop], lazyEntry); i >= 0 {
-			end = from + i + 1
-		} else if stop < len(s) {
-			end = stop
-		} else {
-			end = listEnd(s, start)
-		}
+		end := entryEnd(s, from, stop)
 		if !written {
 			if p.entryKeys(it, start, end); p.bad {
 				return nil, true
@@ -290,17 +283,18 @@ func (p *fastParser) releaseAll() {
 	}
 }
 
-// listEnd is where the items list whose last entry starts at start ends:
-// at the first line after it that starts at column 0 (a top-level field),
-// or at the end of s.
-func listEnd(s string, start int) int {
-	for i := start; ; {
-		nl := strings.IndexByte(s[i:], '\n')
+// entryEnd is where the entry that holds s[from] ends: at the next line
+// in s[from:stop] that is an entry line or starts at column 0 (a top-level
+// field after the list, whose value may hold "  - " lines too), else at
+// stop.
+func entryEnd(s string, from, stop int) int {
+	for i := from; ; {
+		nl := strings.IndexByte(s[i:stop], '\n')
 		if nl < 0 {
-			return len(s)
+			return stop
 		}
 		i += nl + 1
-		if i == len(s) || (s[i] != ' ' && s[i] != '\n') {
+		if i == stop || s[i] != ' ' && s[i] != '\n' || strings.HasPrefix(s[i:stop], lazyEntry[1:]) {
 			return i
 		}
 	}

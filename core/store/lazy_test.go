@@ -237,3 +237,39 @@ func TestLoadLazyChecksEveryByte(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadLazyKeepsTopLevelFields: another tool's top-level fields after
+// the items list — a sequence of "  - " entries like the list's own among
+// them — are read (the lazy read leaves such a file to the whole one) and
+// kept by the writes of one-shot stores. The lazy read once took the
+// sequence's entries for items and lost the fields.
+func TestLoadLazyKeepsTopLevelFields(t *testing.T) {
+	p := benchFile(t, 40)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, "map:\n  a: 1\nword: x\nlist:\n  - key: zzzzzzzz\n    parentKey: null\n  - '0': null\n"...)
+	if err := os.WriteFile(p, data, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	mustAdd(t, mustOpen(t, p, Options{MapFiles: true}), "first") // now written by this build
+	for _, key := range []string{"second", "third"} {
+		s := mustOpen(t, p, Options{MapFiles: true})
+		doc := loadLazy(t, s)
+		if len(doc.Extra) != 3 || doc.Extra[0].Name != "map" || doc.Extra[2].Name != "list" {
+			t.Fatalf("lazy read's top-level fields: %v", doc.Extra)
+		}
+		mustAdd(t, s, key)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasSuffix(b, []byte("map:\n  a: 1\nword: x\nlist:\n  - key: zzzzzzzz\n    parentKey: null\n  - '0': null\n")) {
+			t.Fatalf("after adding %s the file ends\n%s", key, b[max(0, len(b)-300):])
+		}
+	}
+	if keys := fileKeys(t, p); len(keys) != 43 {
+		t.Fatalf("%d items, want 43", len(keys))
+	}
+}
