@@ -131,7 +131,8 @@ func finite(v any) any {
 }
 
 // FuzzSaveString: any (valid UTF-8) string saved as a key, title, note,
-// unknown field name or value loads back unchanged, in YAML and JSON.
+// unknown field name or value loads back unchanged, in YAML and JSON, and
+// through the large-file paths (checkFastPaths).
 func FuzzSaveString(f *testing.F) {
 	for _, s := range append(append([]string{}, fragments...), singleStrings()...) {
 		f.Add(s)
@@ -163,6 +164,9 @@ func FuzzSaveString(f *testing.F) {
 				text = EncodeYAML(doc)
 				back, err = DecodeYAML(text)
 				checkFastAgrees(t, text)
+				if err == nil {
+					checkFastPaths(t, text)
+				}
 			}
 			if err != nil {
 				t.Fatalf("json=%v: %v\n%s", json, err, text)
