@@ -53,7 +53,7 @@ func (e *Engine) Agents(ctx context.Context, s Store, o AgentsOpts) (_ *AgentsRe
 	for _, c := range doc.Cursors() {
 		ac := AgentCursor{Agent: c.Agent, Key: c.Key}
 		if it := x.item(c.Key); c.Key != "" && it != nil {
-			ac.Path, ac.Title = x.path(it), it.decoded().Title
+			ac.Path, ac.Title = x.path(it), it.title()
 		}
 		res.Agents = append(res.Agents, ac)
 	}

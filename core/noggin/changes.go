@@ -163,7 +163,7 @@ func feedWrite(e *Entry, x *index) *ChangesWrite {
 		switch c.Kind {
 		case "added":
 			if op := added[c.Key]; op != nil {
-				rec.HasParent, rec.Parent, rec.Done = true, op.ParentKey, op.Item.Done
+				rec.HasParent, rec.Parent, rec.Done = true, op.ParentKey, op.Item.done()
 			}
 		case "moved":
 			if ops := moved[c.Key]; len(ops) > 0 {

@@ -58,15 +58,14 @@ func sameShapeDiff(prev, next []*Item) (out []Change, ok bool) {
 // appendUpdated appends an updated change when a and b (the same key)
 // differ in title, done or notes.
 func appendUpdated(out []Change, a, b *Item) []Change {
-	a, b = a.decoded(), b.decoded()
 	var fields []string
-	if a.Title != b.Title {
+	if a.title() != b.title() {
 		fields = append(fields, "title")
 	}
-	if a.Done != b.Done {
+	if a.done() != b.done() {
 		fields = append(fields, "done")
 	}
-	if !slices.Equal(a.Notes, b.Notes) {
+	if !slices.Equal(a.notes(), b.notes()) {
 		fields = append(fields, "notes")
 	}
 	if fields != nil {
@@ -240,10 +239,9 @@ func Equal(a, b *Document) bool {
 		if x == y {
 			continue
 		}
-		x, y = x.decoded(), y.decoded()
-		if x.Key != y.Key || x.ParentKey != y.ParentKey || x.Title != y.Title || x.Done != y.Done ||
-			(x.CreatedAt == nil) != (y.CreatedAt == nil) ||
-			(x.CreatedAt != nil && *x.CreatedAt != *y.CreatedAt) || !slices.Equal(x.Notes, y.Notes) {
+		if x.Key != y.Key || x.ParentKey != y.ParentKey || x.title() != y.title() || x.done() != y.done() ||
+			(x.createdAt() == nil) != (y.createdAt() == nil) ||
+			(x.createdAt() != nil && *x.createdAt() != *y.createdAt()) || !slices.Equal(x.notes(), y.notes()) {
 			return false
 		}
 	}

@@ -109,12 +109,11 @@ func (e *Engine) Find(ctx context.Context, s Store, o FindOpts) (_ *FindResult, 
 	}
 	var hits []hit
 	for _, it := range doc.Items {
-		it = it.decoded()
-		if o.Open && it.Done || o.Done && !it.Done || touched != nil && !touched[it.Key] {
+		if o.Open && it.done() || o.Done && !it.done() || touched != nil && !touched[it.Key] {
 			continue
 		}
 		if notes, ok := m.match(it); ok {
-			hits = append(hits, hit{it: it, m: FindMatch{Key: it.Key, Title: it.Title, Done: it.Done, Notes: notes}})
+			hits = append(hits, hit{it: it, m: FindMatch{Key: it.Key, Title: it.title(), Done: it.done(), Notes: notes}})
 		}
 	}
 	if len(hits) > 8 { // many paths to work out: one full index beats a spine each
@@ -159,9 +158,9 @@ type matcher struct {
 // match reports whether every word occurs in the item's title or in one of
 // its notes, and the timestamps of the notes holding any word.
 func (m *matcher) match(it *Item) ([]string, bool) {
-	m.buf = appendFold(m.buf[:0], it.Title)
+	m.buf = appendFold(m.buf[:0], it.title())
 	m.ends = append(m.ends[:0], len(m.buf))
-	for _, n := range it.Notes {
+	for _, n := range it.notes() {
 		m.buf = appendFold(m.buf, n.Text)
 		m.ends = append(m.ends, len(m.buf))
 	}
@@ -179,11 +178,11 @@ func (m *matcher) match(it *Item) ([]string, bool) {
 		}
 	}
 	notes := []string{}
-	for i := range it.Notes {
+	for i := range it.notes() {
 		seg := m.buf[m.ends[i]:m.ends[i+1]]
 		for _, w := range m.words {
 			if bytes.Contains(seg, w) {
-				notes = append(notes, it.Notes[i].Timestamp)
+				notes = append(notes, it.notes()[i].Timestamp)
 				break
 			}
 		}

@@ -174,7 +174,7 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 	var changes []EntryChange
 	title := func(key string) string {
 		if i := a.find(key); i >= 0 {
-			return a.doc.Items[i].decoded().Title
+			return a.doc.Items[i].title()
 		}
 		return ""
 	}
@@ -185,7 +185,7 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 		case OpAdd:
 			if op.Item != nil {
 				inv = []Op{{Type: OpRemove, Keys: []string{op.Item.Key}}}
-				changes = append(changes, EntryChange{Kind: "added", Key: op.Item.Key, Title: op.Item.Title})
+				changes = append(changes, EntryChange{Kind: "added", Key: op.Item.Key, Title: op.Item.title()})
 			}
 		case OpRemove:
 			drop := make(map[string]bool, len(op.Keys))
@@ -194,23 +194,23 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 			}
 			for idx, it := range a.doc.Items {
 				if drop[it.Key] {
-					it = it.decoded()
+					it = it.clone() // the journal's copy
 					inv = append(inv, Op{Type: OpAdd, Item: it, ParentKey: it.ParentKey, Position: idx, Flat: true})
-					changes = append(changes, EntryChange{Kind: "removed", Key: it.Key, Title: it.Title})
+					changes = append(changes, EntryChange{Kind: "removed", Key: it.Key, Title: it.title()})
 				}
 			}
 		case OpSet:
 			if j := a.find(op.Key); j >= 0 {
 				var back Op
-				back, changes = setInverse(*op, *a.doc.Items[j].decoded(), changes, title) // a copy: this apply may change the item in place later
+				back, changes = setInverse(*op, *a.doc.Items[j].clone(), changes, title) // a copy: this apply may change the item in place later
 				inv = []Op{back}
 			}
 		case OpNote:
 			inv = []Op{{Type: OpUnnote, Key: op.Key}}
 			changes = append(changes, EntryChange{Kind: "noted", Key: op.Key, Title: title(op.Key)})
 		case OpUnnote:
-			if j := a.find(op.Key); j >= 0 && len(a.doc.Items[j].decoded().Notes) > 0 {
-				n := a.doc.Items[j].Notes[len(a.doc.Items[j].Notes)-1]
+			if j := a.find(op.Key); j >= 0 && len(a.doc.Items[j].notes()) > 0 {
+				n := a.doc.Items[j].notes()[len(a.doc.Items[j].notes())-1]
 				inv = []Op{{Type: OpNote, Key: op.Key, Note: &n}}
 				changes = append(changes, EntryChange{Kind: "unnoted", Key: op.Key, Title: title(op.Key)})
 			}
@@ -435,12 +435,13 @@ func historyError(err error) error {
 func setInverse(op Op, old Item, changes []EntryChange, title func(string) string) (Op, []EntryChange) {
 	back := Op{Type: OpSet, Key: op.Key}
 	if op.Title != nil {
-		back.Title = &old.Title
-		if *op.Title != old.Title {
+		t := old.title()
+		back.Title = &t
+		if *op.Title != old.title() {
 			changes = append(changes, EntryChange{Kind: "renamed", Key: op.Key, Title: *op.Title})
 		}
 	}
-	if op.Done != nil && *op.Done != old.Done {
+	if op.Done != nil && *op.Done != old.done() {
 		kind := "reopened"
 		if *op.Done {
 			kind = "closed"
@@ -448,7 +449,8 @@ func setInverse(op Op, old Item, changes []EntryChange, title func(string) strin
 		changes = append(changes, EntryChange{Kind: kind, Key: op.Key, Title: title(op.Key)})
 	}
 	if op.Done != nil {
-		back.Done = &old.Done
+		d := old.done()
+		back.Done = &d
 	}
 	return back, changes
 }

@@ -96,12 +96,13 @@ type Foreign struct {
 // or fields noggin does not know: whether it is written otherwise than in
 // noggin's own layout.
 func (it *Item) HasForeignFields() bool {
+	it.whole()
 	return it.Foreign != nil && (it.Foreign.Order != nil || len(it.Foreign.Extra) > 0)
 }
 
 // FieldOrder is the item's field order as loaded (nil for noggin's own).
 func (it *Item) FieldOrder() []string {
-	if it.Foreign == nil {
+	if it.whole().Foreign == nil {
 		return nil
 	}
 	return it.Foreign.Order
@@ -109,7 +110,7 @@ func (it *Item) FieldOrder() []string {
 
 // ExtraFields are the item's fields that noggin does not know.
 func (it *Item) ExtraFields() []Field {
-	if it.Foreign == nil {
+	if it.whole().Foreign == nil {
 		return nil
 	}
 	return it.Foreign.Extra
@@ -150,12 +151,28 @@ func (it *Item) Decode() error {
 	return nil
 }
 
-// decoded returns it with all its fields (see Undecoded). An item that can
-// no longer be decoded keeps its keys only; its document's Undecodable
-// says why, and the engine returns that instead of what it read.
-func (it *Item) decoded() *Item {
+// The engine reads an item's fields through these accessors only (a test
+// holds it to that, TestEngineReadsItemsThroughAccessors): each decodes an
+// item a lazy read left undecoded first. An item that can no longer be
+// decoded keeps its keys only; its document's Undecodable says why, and
+// the engine returns that instead of what it read.
+
+func (it *Item) whole() *Item {
 	_ = it.Decode() // a failure is the document's Undecodable
 	return it
+}
+
+func (it *Item) title() string      { return it.whole().Title }
+func (it *Item) done() bool         { return it.whole().Done }
+func (it *Item) createdAt() *string { return it.whole().CreatedAt }
+func (it *Item) notes() []Note      { return it.whole().Notes }
+func (it *Item) foreign() *Foreign  { return it.whole().Foreign }
+
+// clone is a private, whole copy of it: what the engine changes, or hands
+// out of a document (an inverse op's item).
+func (it *Item) clone() *Item {
+	c := *it.whole()
+	return &c
 }
 
 // Note is one append-only, timestamped note of an item.

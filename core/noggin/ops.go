@@ -224,10 +224,9 @@ func (a *applier) scan(key string) int {
 
 // mutable returns a private copy of the item at index i.
 func (a *applier) mutable(i int) *Item {
-	it := a.doc.Items[i].decoded()
+	it := a.doc.Items[i]
 	if !a.owned[it] {
-		c := *it
-		it = &c
+		it = it.clone()
 		a.doc.Items[i] = it
 		a.owned[it] = true
 		a.cloned = append(a.cloned, i)
@@ -287,13 +286,13 @@ func (a *applier) add(op *Op) error {
 	it := &Item{
 		Key:       src.Key,
 		ParentKey: op.ParentKey,
-		Title:     src.Title,
-		Done:      src.Done,
-		Notes:     append(make([]Note, 0, len(src.Notes)), src.Notes...),
-		Foreign:   src.Foreign,
+		Title:     src.title(),
+		Done:      src.done(),
+		Notes:     append(make([]Note, 0, len(src.notes())), src.notes()...),
+		Foreign:   src.foreign(),
 	}
-	if src.CreatedAt != nil {
-		c := *src.CreatedAt
+	if src.createdAt() != nil {
+		c := *src.createdAt()
 		it.CreatedAt = &c
 	}
 	a.owned[it] = true
@@ -371,7 +370,7 @@ func (a *applier) note(op *Op) error {
 		return invalidOp("note op requires note text")
 	}
 	it := a.mutable(i)
-	it.Notes = append(slices.Clip(it.Notes), *op.Note)
+	it.Notes = append(slices.Clip(it.notes()), *op.Note)
 	return nil
 }
 
@@ -394,9 +393,9 @@ func (a *applier) unnote(op *Op) error {
 		return err
 	}
 	it := a.mutable(i)
-	if len(it.Notes) == 0 {
+	if len(it.notes()) == 0 {
 		return invalidOp("unnote op references an item without notes", F("key", op.Key))
 	}
-	it.Notes = slices.Clip(it.Notes[:len(it.Notes)-1])
+	it.Notes = slices.Clip(it.notes()[:len(it.notes())-1])
 	return nil
 }

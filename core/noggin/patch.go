@@ -56,9 +56,9 @@ func Patch(prev *Document, changes []Change, items map[string]*Item, cursors []C
 		}
 		it := items[c.Key]
 		if it.ParentKey != at.ParentKey {
-			cp := *it.decoded()
+			cp := it.clone()
 			cp.ParentKey = at.ParentKey
-			it = &cp
+			it = cp
 		}
 		list = slices.Insert(list, childIndex(list, at), it)
 	}
@@ -113,7 +113,7 @@ func Touched(next *Document, changes []Change) []*Item {
 	var out []*Item
 	for _, it := range next.Items {
 		if keys[it.Key] {
-			out = append(out, it.decoded())
+			out = append(out, it.clone())
 			delete(keys, it.Key) // a repeated key: its first item, as Diff reports it
 		}
 	}

@@ -31,7 +31,7 @@ func (s *snap) resolve(path string) (*Item, error) {
 	if msg != "" {
 		return nil, NewError(CodePathNotFound, F("path", path), F("detail", msg))
 	}
-	return it.decoded(), nil
+	return it, nil
 }
 
 // target is the verb's target: path if non-empty, else the active item.
@@ -42,7 +42,7 @@ func (s *snap) target(path, verb string) (*Item, error) {
 	if s.active == nil {
 		return nil, NewError(CodeNoActiveItem, F("verb", verb))
 	}
-	return s.active.decoded(), nil
+	return s.active, nil
 }
 
 // placement validates and resolves a placement (docs/cli.md).
@@ -124,7 +124,7 @@ func closeOps(s *snap, target *Item, force, closeAll bool, verb, ts string) ([]O
 	desc := s.x.descendants(target)
 	if closeAll {
 		for _, d := range desc {
-			if !d.decoded().Done {
+			if !d.done() {
 				closeOne(d)
 			}
 		}
@@ -132,16 +132,16 @@ func closeOps(s *snap, target *Item, force, closeAll bool, verb, ts string) ([]O
 	if !force && !closeAll {
 		open := 0
 		for _, d := range desc {
-			if !d.decoded().Done {
+			if !d.done() {
 				open++
 			}
 		}
 		if open > 0 {
 			return nil, NewError(CodeOpenDescendants, F("verb", verb), F("path", s.x.path(target)),
-				F("title", target.Title), F("openCount", open))
+				F("title", target.title()), F("openCount", open))
 		}
 	}
-	if !target.Done {
+	if !target.done() {
 		closeOne(target)
 	}
 	return ops, nil
@@ -267,7 +267,7 @@ func (e *Engine) Move(ctx context.Context, s Store, o MoveOpts) (_ *View, err er
 		}
 		cycle := func(reason string) error {
 			return NewErrorDetail(CodeCycle, reason, F("verb", "move"), F("path", st.x.path(target)),
-				F("title", target.Title), F("placementKind", kind))
+				F("title", target.title()), F("placementKind", kind))
 		}
 		var sl slot
 		switch {
@@ -359,7 +359,6 @@ func (e *Engine) close(ctx context.Context, s Store, path string, force, closeAl
 			if target == nil {
 				return nil, NewError(CodeNoActiveItem, F("verb", "pop"))
 			}
-			target = target.decoded()
 		} else {
 			var err error
 			if target, err = st.target(path, "done"); err != nil {
@@ -417,12 +416,12 @@ func (e *Engine) Edit(ctx context.Context, s Store, o EditOpts) (_ *View, err er
 			if ops, err = closeOps(st, target, o.Force, o.CloseAll, "edit", ts); err != nil {
 				return nil, err
 			}
-		case hasState && target.Done:
+		case hasState && target.done():
 			open := false
 			ops = append(ops, Op{Type: OpSet, Key: target.Key, Done: &open})
 		}
 		if hasTitle {
-			if t := jsTrim(*o.Title); t != target.Title {
+			if t := jsTrim(*o.Title); t != target.title() {
 				ops = append(ops, Op{Type: OpSet, Key: target.Key, Title: &t})
 			}
 		}
@@ -542,7 +541,7 @@ func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (_ *DeleteRe
 		path := st.x.path(target)
 		if len(desc) > 0 && !o.Recursive {
 			return nil, NewError(CodeHasDescendants, F("verb", "delete"), F("path", path),
-				F("title", target.Title), F("descendantCount", len(desc)))
+				F("title", target.title()), F("descendantCount", len(desc)))
 		}
 		keys := []string{target.Key}
 		removesActive := st.active == target
@@ -561,7 +560,7 @@ func (e *Engine) Delete(ctx context.Context, s Store, o DeleteOpts) (_ *DeleteRe
 			}
 			ops = append(ops, cursorsInto(d, removed, target.ParentKey)...)
 		}
-		res.Deleted = DeletedItem{Key: target.Key, Path: path, Title: target.Title}
+		res.Deleted = DeletedItem{Key: target.Key, Path: path, Title: target.title()}
 		res.DescendantCount = len(desc)
 		return ops, nil
 	}))
@@ -602,15 +601,14 @@ func (e *Engine) Copy(ctx context.Context, src, dst Store) (_ *CopyResult, err e
 		mapping := make([]KeyPair, len(order))
 		ops := make([]Op, len(order))
 		for i, it := range order {
-			it = it.decoded()
 			mapped[it.Key] = keys[i]
 			mapping[i] = KeyPair{Old: it.Key, New: keys[i]}
 			parent := ""
 			if it.ParentKey != "" {
 				parent = mapped[it.ParentKey]
 			}
-			c := &Item{Key: keys[i], ParentKey: parent, Title: it.Title, Done: it.Done,
-				CreatedAt: it.CreatedAt, Notes: it.Notes}
+			c := &Item{Key: keys[i], ParentKey: parent, Title: it.title(), Done: it.done(),
+				CreatedAt: it.createdAt(), Notes: it.notes()}
 			ops[i] = Op{Type: OpAdd, Item: c, ParentKey: parent, AtEnd: true}
 		}
 		res.Mapping = mapping

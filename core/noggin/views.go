@@ -70,18 +70,17 @@ type viewBuilder struct{ x *index }
 
 // leaf renders it without children.
 func (b viewBuilder) leaf(it *Item, path string, pos int) *Node {
-	it = it.decoded()
 	n := &Node{
 		Key:       it.Key,
 		ParentKey: it.ParentKey,
 		Path:      path,
 		Position:  pos,
-		Title:     it.Title,
-		Done:      it.Done,
-		Notes:     append(make([]Note, 0, len(it.Notes)), it.Notes...),
+		Title:     it.title(),
+		Done:      it.done(),
+		Notes:     append(make([]Note, 0, len(it.notes())), it.notes()...),
 	}
-	if it.CreatedAt != nil {
-		c := *it.CreatedAt
+	if it.createdAt() != nil {
+		c := *it.createdAt()
 		n.CreatedAt = &c
 	}
 	return n
