@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/envelope"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

@@ -10,8 +10,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/noggin-go/noggin/core/codec"
 	"github.com/noggin-go/noggin/core/envelope"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/jstext"
 	"github.com/noggin-go/noggin/core/noggin"
 )

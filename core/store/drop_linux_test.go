@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/sampledoc"
 )

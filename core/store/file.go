@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/internal/mmap"
 	"github.com/noggin-go/noggin/core/noggin"
 )

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/internal/mmap"
 	"github.com/noggin-go/noggin/core/noggin"
 )

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/internal/mmap"
 	"github.com/noggin-go/noggin/core/noggin"
 )

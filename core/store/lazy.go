@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/internal/mmap"
 	"github.com/noggin-go/noggin/core/noggin"
 )

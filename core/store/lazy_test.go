@@ -10,7 +10,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

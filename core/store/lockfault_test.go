@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

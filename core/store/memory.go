@@ -7,7 +7,7 @@ import (
 	"sync"
 	"weak"
 
-	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/codec"
 	"github.com/noggin-go/noggin/core/noggin"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/internal/codec"
 )
 
 // TestSpliceOnlyWhatThisBuildWrote: a one-shot write copies the unchanged
