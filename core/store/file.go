@@ -61,41 +61,23 @@ type fileStore struct {
 	base     string // directory relative names are shown against ("" = none)
 	fsy      fsys
 	jsonFile bool
-	mode     fileMode        // one-shot or long-lived (Options.MapFiles)
-	items    codec.ItemCache // long-lived: where the items last written lie in the file (under wmu)
-	// itemsDigest (long-lived) is the digest of what items last wrote (""
-	// when that write did not complete): only bytes with this digest are
-	// copied from (under wmu).
-	itemsDigest string
-	journal     journalTail  // the history as this store last appended to it (under wmu)
-	requests    requestIndex // the request ids of the history (under wmu; see recorded)
-	timeout     time.Duration
-	observe     func(step string, d time.Duration) // Options.Observe
-	poll        time.Duration
+	mode     fileMode // one-shot or long-lived (Options.MapFiles)
+	// live is what only a long-lived store's writes use; shot is what only
+	// a one-shot store sets (zero in a long-lived one).
+	live     liveState
+	journal  journalTail  // the history as this store last appended to it (under wmu)
+	requests requestIndex // the request ids of the history (under wmu; see recorded)
+	timeout  time.Duration
+	observe  func(step string, d time.Duration) // Options.Observe
+	poll     time.Duration
 
 	wmu turn // serialises Update within the process
 
 	mu     sync.Mutex // guards the fields below
 	loaded bool
 	doc    *noggin.Document
-	// raw (one-shot) is the file's bytes as doc was read from them: a
-	// long-lived store keeps their digest, and maps the file when it needs
-	// them (see fileHolds), so that a large noggin is not held in memory
-	// twice.
-	raw []byte
-	// src (one-shot) places doc's items in raw, for a write that copies
-	// the unchanged ones (nil when unknown).
-	src *codec.Source
-	// mapped (one-shot): raw maps the file whose stamp is st.
-	mapped bool
-	// rawDoc (one-shot): raw is not kept; the file holds exactly
-	// encode(doc) (this store wrote it), which cachedRawLocked rebuilds
-	// when it is needed.
-	rawDoc bool
-	// lazy (one-shot): doc comes from a lazy read (LoadLazy), or a write
-	// on one; it is not indexed whole (its verb looks up a few items).
-	lazy bool
-	st   stamp
+	shot   shotState
+	st     stamp
 	// digest is the history's digest (current scheme) of the file as doc
 	// was read from or written as: always known in a long-lived store; ""
 	// until worked out in a one-shot one.
@@ -110,6 +92,36 @@ type fileStore struct {
 	// buffers the file is read through when it is compared with raw
 	// (sameFile) or with a digest (fileHolds).
 	scratch, wscratch []byte
+}
+
+// liveState is what a long-lived store keeps for its next write (under
+// wmu).
+type liveState struct {
+	// items is where the items last written lie in the file.
+	items codec.ItemCache
+	// itemsDigest is the digest of what items last wrote ("" when that
+	// write did not complete): only bytes with this digest are copied from.
+	itemsDigest string
+}
+
+// shotState is what a one-shot store keeps of the version it read (under
+// mu).
+type shotState struct {
+	// raw is the file's bytes as doc was read from them. (A long-lived
+	// store keeps their digest, and maps the file when it needs them — see
+	// fileHolds — so that a large noggin is not held in memory twice.)
+	raw []byte
+	// src places doc's items in raw, for a write that copies the
+	// unchanged ones (nil when unknown).
+	src *codec.Source
+	// mapped: raw maps the file whose stamp is st.
+	mapped bool
+	// rawDoc: raw is not kept; the file holds exactly encode(doc) (this
+	// store wrote it), which cachedRawLocked rebuilds when it is needed.
+	rawDoc bool
+	// lazy: doc comes from a lazy read (LoadLazy), or a write on one; it
+	// is not indexed whole (its verb looks up a few items).
+	lazy bool
 }
 
 // newFileStore builds the store of one file: abs is its absolute path,
@@ -159,13 +171,13 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 	// A mapping shows the file's bytes as they are now, not as the document
 	// was read from them: comparing it with the file proves nothing, so
 	// the stamp alone decides, racy or not.
-	if statErr == nil && s.loaded && st == s.st && (!strict || !s.racy() || s.mapped) {
+	if statErr == nil && s.loaded && st == s.st && (!strict || !s.racy() || s.shot.mapped) {
 		return s.doc, nil
 	}
 	if statErr == nil && s.failErr != nil && st == s.failSt && s.failAt.UnixNano()-st.mtime >= int64(racyWindow) {
 		return nil, s.failErr
 	}
-	if s.loaded && !s.mapped && s.mode.unchanged(s) {
+	if s.loaded && !s.shot.mapped && s.mode.unchanged(s) {
 		s.st, s.checked = st, now
 		s.failErr = nil
 		return s.doc, nil
@@ -182,9 +194,9 @@ func (s *fileStore) refreshLocked(strict bool) (*noggin.Document, error) {
 		return nil, err
 	}
 	s.failErr = nil
-	s.lazy = false
+	s.shot.lazy = false
 	s.replaceLocked(f.doc, f.raw, f.digest, st, now)
-	s.src, s.mapped = f.src, f.mapped
+	s.shot.src, s.shot.mapped = f.src, f.mapped
 	return f.doc, nil
 }
 
@@ -200,14 +212,14 @@ func (s *fileStore) racy() bool {
 func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, digest string, st stamp, now time.Time) {
 	prev, had := s.doc, s.loaded
 	raw, digest = s.mode.keep(raw, digest)
-	s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
-	s.digest, s.src, s.mapped = digest, nil, false
+	s.doc, s.shot.raw, s.shot.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
+	s.digest, s.shot.src, s.shot.mapped = digest, nil, false
 	s.setRevision(doc, digest)
 	// Index the document now (reusing the key map CheckKeys built): verbs
 	// find items and paths in O(1), and a write derives its result's
 	// index from this one (see noggin.Index). A lazy read's document is
 	// not indexed: its one verb looks up a few items (linear scans).
-	if !s.lazy {
+	if !s.shot.lazy {
 		noggin.Index(doc)
 	}
 	if !had || !s.hub.active() {
@@ -222,13 +234,13 @@ func (s *fileStore) replaceLocked(doc *noggin.Document, raw []byte, digest strin
 // read from (or written as), rebuilding them if only the document was kept
 // (one-shot stores only; a long-lived one keeps their digest).
 func (s *fileStore) cachedRawLocked() []byte {
-	if s.rawDoc {
+	if s.shot.rawDoc {
 		if decodeAll(s.doc) != nil { // a lazy read's items: the file is read again
 			return nil
 		}
-		s.raw, s.rawDoc = s.encode(s.doc), false
+		s.shot.raw, s.shot.rawDoc = s.encode(s.doc), false
 	}
-	return s.raw
+	return s.shot.raw
 }
 
 // stat returns the file's stamp; a missing file is the zero stamp.

@@ -111,7 +111,7 @@ func (longLived) unchanged(s *fileStore) bool {
 }
 
 func (oneShot) digestCached(s *fileStore, like string) string {
-	return s.digestRaw(s.cachedRawLocked(), s.mapped, like)
+	return s.digestRaw(s.cachedRawLocked(), s.shot.mapped, like)
 }
 
 func (longLived) digestCached(s *fileStore, like string) string {
@@ -119,7 +119,7 @@ func (longLived) digestCached(s *fileStore, like string) string {
 }
 
 func (oneShot) current(s *fileStore, c *current) {
-	c.raw, c.rawMapped = s.cachedRawLocked(), s.mapped
+	c.raw, c.rawMapped = s.cachedRawLocked(), s.shot.mapped
 }
 
 func (longLived) current(*fileStore, *current) {}
@@ -133,7 +133,7 @@ func (oneShot) holds(s *fileStore, c *current) bool {
 // A long-lived store also maps the file as it last wrote it, for the
 // write to copy the unchanged items from (c.last).
 func (longLived) holds(s *fileStore, c *current) bool {
-	keep := !s.jsonFile && c.digest == s.itemsDigest
+	keep := !s.jsonFile && c.digest == s.live.itemsDigest
 	var same bool
 	c.last, c.lastMapped, same = s.fileHolds(c.digest, keep, &s.wscratch)
 	return same
@@ -181,22 +181,22 @@ func (longLived) encode(s *fileStore, w *summed, doc *noggin.Document, _ *codec.
 	if beforeSplice != nil && last != nil {
 		beforeSplice()
 	}
-	err := codec.Write(w, doc, codec.WriteOptions{Cache: &s.items, Last: last, LastMapped: lastMapped})
+	err := codec.Write(w, doc, codec.WriteOptions{Cache: &s.live.items, Last: last, LastMapped: lastMapped})
 	if !errors.Is(err, codec.ErrCutShort) && (last == nil || s.unchanged(st)) {
 		return err
 	}
 	if err = w.restart(); err != nil { // the copy was not sound: encode all
 		return err
 	}
-	return codec.Write(w, doc, codec.WriteOptions{Cache: &s.items})
+	return codec.Write(w, doc, codec.WriteOptions{Cache: &s.live.items})
 }
 
 // After a write, a one-shot store's file is encode(next), rebuilt on demand
 // (cachedRawLocked); a long-lived store's item cache holds what it wrote.
-func (oneShot) written(s *fileStore, _ string) { s.rawDoc = true }
+func (oneShot) written(s *fileStore, _ string) { s.shot.rawDoc = true }
 
 func (longLived) written(s *fileStore, after string) {
 	if !s.jsonFile {
-		s.itemsDigest = after
+		s.live.itemsDigest = after
 	}
 }

@@ -141,7 +141,7 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 	}
 	if len(ops) == 0 {
 		s.mu.Lock()
-		s.lazy = c.lazy
+		s.shot.lazy = c.lazy
 		s.replaceLocked(c.doc, c.raw, c.digest, st, time.Now())
 		s.mu.Unlock()
 		return c.doc, nil
@@ -160,7 +160,7 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 	s.removeStaleTemps()
 	entry, jerr := noggin.NewEntry(w, h, c.doc, ops)
 	src, trusted, journal := s.copySource(c.src, jerr == nil, before)
-	s.itemsDigest = ""
+	s.live.itemsDigest = ""
 	// The journal entry is appended just before the rename, so that a
 	// write that happened always has its entry (a request id recorded
 	// with it answers a retry); an entry whose write died before its
@@ -198,7 +198,7 @@ func (s *fileStore) updateLocked(ctx context.Context, w noggin.Write, hold *nogg
 	st, _ = s.stat()
 	s.mu.Lock()
 	s.failErr = nil
-	s.lazy = c.lazy
+	s.shot.lazy = c.lazy
 	s.replaceLocked(next, nil, after, st, time.Now())
 	s.mode.written(s, after)
 	s.mu.Unlock()
@@ -242,7 +242,7 @@ type current struct {
 // the file as it is now.
 func (s *fileStore) current(st stamp, statErr error) (current, error) {
 	s.mu.Lock()
-	c := current{doc: s.doc, src: s.src, digest: s.digest, lazy: s.lazy}
+	c := current{doc: s.doc, src: s.shot.src, digest: s.digest, lazy: s.shot.lazy}
 	loaded := s.loaded
 	if loaded {
 		s.mode.current(s, &c)
@@ -250,7 +250,7 @@ func (s *fileStore) current(st stamp, statErr error) (current, error) {
 	// A mapping shows the file's current bytes, not those the document was
 	// read from: comparing it with the file proves nothing. The stamp
 	// decides: the same file (inode, size, times) is unchanged.
-	same := loaded && s.mapped && statErr == nil && st == s.st
+	same := loaded && s.shot.mapped && statErr == nil && st == s.st
 	s.mu.Unlock()
 	if loaded && !same {
 		same = s.mode.holds(s, &c)

@@ -49,8 +49,8 @@ func (s *fileStore) LoadLazy(ctx context.Context) (*noggin.Document, error) {
 			if doc, raw, src, digest := s.lazyLocked(); doc != nil {
 				// This build validated the file before it wrote it.
 				noggin.AssumeValid(doc)
-				s.doc, s.raw, s.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
-				s.digest, s.src, s.mapped, s.lazy = digest, src, true, true
+				s.doc, s.shot.raw, s.shot.rawDoc, s.st, s.checked, s.loaded = doc, raw, false, st, now, true
+				s.digest, s.shot.src, s.shot.mapped, s.shot.lazy = digest, src, true, true
 				s.setRevision(doc, digest)
 				return doc, nil
 			}

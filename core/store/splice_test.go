@@ -149,7 +149,7 @@ func TestLongLivedCopiesWhatItWrote(t *testing.T) {
 		mustAdd(t, s, fmt.Sprint("k", i))
 	}
 	check("300 writes", 299) // the first write has nothing to copy
-	if fs := s.(*fileStore); fs.raw != nil {
+	if fs := s.(*fileStore); fs.shot.raw != nil {
 		t.Fatal("a long-lived store keeps the file's bytes")
 	}
 	// Another writer: same length, other bytes, its times put back.
