@@ -158,7 +158,9 @@ func (it *Item) Decode() error {
 // the engine returns that instead of what it read.
 
 func (it *Item) whole() *Item {
-	_ = it.Decode() // a failure is the document's Undecodable
+	if it.body != nil { // small enough to inline: the accessors cost a field read on whole items
+		_ = it.Decode() // a failure is the document's Undecodable
+	}
 	return it
 }
 
