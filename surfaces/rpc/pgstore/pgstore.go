@@ -154,18 +154,15 @@ func (db *DB) Providers() []noggin.Provider { return []noggin.Provider{{Scheme: 
 // out are refused with the codes of a rooted file store).
 func Name(location string) (string, error) { return store.RelativeName(location) }
 
-// Open returns the noggin at location, reading it once (so an unreachable
-// database fails here).
-func (db *DB) Open(ctx context.Context, location string) (noggin.Store, error) {
+// Open returns the noggin at location without reading it: its first
+// Load (every request's) asks the database.
+func (db *DB) Open(_ context.Context, location string) (noggin.Store, error) {
 	name, err := Name(location)
 	if err != nil {
 		return nil, err
 	}
 	s := db.store(name)
 	desc := jstext.TrimSpace(location)
-	if _, err := s.Load(ctx); err != nil {
-		return nil, err
-	}
 	if desc == name {
 		return s, nil
 	}

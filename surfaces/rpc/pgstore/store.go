@@ -245,6 +245,24 @@ func (s *nogginStore) applySteps(steps []entryRow, id, version int64) bool {
 		s.id = id
 		s.db.remember(s, id)
 	}
+	if !s.hub.Active() && len(steps) > 1 {
+		// Unwatched, the steps are one Apply: one copy of the item list.
+		var ops []noggin.Op
+		for _, st := range steps {
+			ops = append(ops, st.entry.Ops...)
+		}
+		next, err := noggin.Apply(s.doc, ops)
+		if err != nil {
+			return false
+		}
+		for _, st := range steps[:len(steps)-1] {
+			s.movePositions(st.entry.Ops, st.position)
+		}
+		steps = steps[len(steps)-1:]
+		last := steps[0]
+		s.advance(next, last.entry.Ops, last.position, last.seq, last.entry.After)
+		return true
+	}
 	for _, st := range steps {
 		next, err := noggin.Apply(s.doc, st.entry.Ops)
 		if err != nil {
@@ -255,8 +273,9 @@ func (s *nogginStore) applySteps(steps []entryRow, id, version int64) bool {
 	return true
 }
 
-// advance moves the cache to next, the document after a commit.
-func (s *nogginStore) advance(next *noggin.Document, ops []noggin.Op, positions map[string]string, seq int64, digest string) {
+// movePositions moves the cache's positions by a commit's ops and the
+// positions it gave.
+func (s *nogginStore) movePositions(ops []noggin.Op, positions map[string]string) {
 	for _, op := range ops {
 		if op.Type == noggin.OpRemove {
 			for _, k := range op.Keys {
@@ -267,6 +286,11 @@ func (s *nogginStore) advance(next *noggin.Document, ops []noggin.Op, positions 
 	for k, p := range positions {
 		s.pos[k] = p
 	}
+}
+
+// advance moves the cache to next, the document after a commit.
+func (s *nogginStore) advance(next *noggin.Document, ops []noggin.Op, positions map[string]string, seq int64, digest string) {
+	s.movePositions(ops, positions)
 	old := s.doc
 	s.doc, s.version, s.digest = next, seq, digest
 	next.SetRevision(func() string { return digest })
@@ -692,16 +716,7 @@ func (s *nogginStore) one(ctx context.Context, q *queued, tx *pgxpool.Conn, pend
 	batch.Queue(`INSERT INTO history (noggin, seq, entry, positions, request) VALUES ($1, $2, $3, $4, $5)`,
 		id, version+1, string(codec.EncodeEntry(entry)), string(posJSON), request)
 	pending.QueuedQueries = append(pending.QueuedQueries, batch.QueuedQueries...)
-	for _, op := range ops {
-		if op.Type == noggin.OpRemove {
-			for _, k := range op.Keys {
-				delete(s.pos, k)
-			}
-		}
-	}
-	for k, p := range positions {
-		s.pos[k] = p
-	}
+	s.movePositions(ops, positions)
 	s.digest = after
 	return out, cursorsMoved(ops), nil
 }
