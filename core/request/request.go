@@ -317,7 +317,10 @@ func (r *Runner) run(ctx context.Context, req *Request, res *Result) (noggin.Res
 	}
 	// (2) open (and load) the noggin: a broken file is reported before
 	// any check that looks at the tree.
-	st, loaded, err := r.open(ctx, req.Location, v.lazy != nil && v.lazy(req))
+	// A write without if-revision checks nothing on the loaded noggin that
+	// its Update does not check again on the last commit.
+	recent := !v.ReadOnly && req.IfRevision.text() == ""
+	st, loaded, err := r.open(ctx, req.Location, v.lazy != nil && v.lazy(req), recent)
 	if err != nil {
 		return nil, err
 	}
@@ -412,8 +415,9 @@ func (r *Runner) location(a Arg) string {
 // open opens and loads a location (no-location when there is none). It
 // returns the store and the same store pinned to the loaded document,
 // which the verb runs on so that the file is looked at once per call.
-// lazy loads it lazily where the store can (see store.LazyLoader).
-func (r *Runner) open(ctx context.Context, a Arg, lazy bool) (st, loaded noggin.Store, err error) {
+// lazy loads it lazily where the store can (see store.LazyLoader), recent
+// as last known where the store can (store.RecentLoader).
+func (r *Runner) open(ctx context.Context, a Arg, lazy, recent bool) (st, loaded noggin.Store, err error) {
 	loc := r.location(a)
 	if loc == "" {
 		return nil, nil, noggin.NewError(noggin.CodeNoLocation)
@@ -422,9 +426,14 @@ func (r *Runner) open(ctx context.Context, a Arg, lazy bool) (st, loaded noggin.
 		return nil, nil, err
 	}
 	var doc *noggin.Document
-	if l, ok := st.(store.LazyLoader); ok && lazy {
-		doc, err = l.LoadLazy(ctx)
-	} else {
+	lz, isLazy := st.(store.LazyLoader)
+	rl, isRecent := st.(store.RecentLoader)
+	switch {
+	case lazy && isLazy:
+		doc, err = lz.LoadLazy(ctx)
+	case recent && isRecent:
+		doc, err = rl.LoadRecent(ctx)
+	default:
 		doc, err = st.Load(ctx)
 	}
 	if err != nil {
@@ -739,7 +748,7 @@ func copyVerb(ctx context.Context, r *Runner, req *Request, res *Result) (noggin
 func (r *Runner) openCopy(ctx context.Context, a Arg) (st, loaded noggin.Store, err error) {
 	c := *r
 	c.DefaultLocation = nil
-	return c.open(ctx, a, false)
+	return c.open(ctx, a, false, false)
 }
 
 func providers(_ context.Context, r *Runner, _ *Request, _ *Result) (noggin.Result, error) {

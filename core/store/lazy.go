@@ -18,6 +18,15 @@ type LazyLoader interface {
 	LoadLazy(ctx context.Context) (*noggin.Document, error)
 }
 
+// RecentLoader is a store whose Load asks somewhere else (a database)
+// for the noggin's last commit. A write plans on that commit under its own
+// lock (Update) whatever was loaded before it, so the request layer loads
+// a write's noggin with LoadRecent: the last commit this process knows,
+// without asking.
+type RecentLoader interface {
+	LoadRecent(ctx context.Context) (*noggin.Document, error)
+}
+
 // LoadLazy is Load for a verb that reads few of the noggin's items
 // (noggin.Undecoded). A one-shot store reads a file that this build wrote
 // — its length and CRC-32 are those of the journal's last after — for its

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/noggin-go/noggin/core/codec"
+	"github.com/noggin-go/noggin/core/envelope"
 	"github.com/noggin-go/noggin/core/noggin"
 	"github.com/noggin-go/noggin/core/request"
 	"github.com/noggin-go/noggin/core/store"
@@ -576,4 +577,86 @@ func TestGroupCommit(t *testing.T) {
 	if err != nil || len(doc.Items) != 1+9+1 || doc.Items[len(doc.Items)-1].Title != "after" {
 		t.Fatalf("after the failed group: %v, %d items", err, len(doc.Items))
 	}
+}
+
+// TestWriteOnAReplicaBehind: a write through a replica whose cache is a
+// commit behind (it loads the noggin as it last knew it, without asking)
+// plans on the last commit, and if-revision is checked against it.
+func TestWriteOnAReplicaBehind(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		verb string
+		args []any
+		// ifRevision sends the other replica's last revision (true) or a
+		// revision before it.
+		fresh, stale bool
+		want         string // the title of the item the answer's target is, or the error code
+	}{
+		{name: "note on the active item the other replica pushed", verb: "note", args: []any{"text", "on b"}, want: "b"},
+		{name: "done of that item surfaces to its parent", verb: "done", want: "a"},
+		{name: "a relative path from that item", verb: "note", args: []any{"path", "..", "text", "on a"}, want: "a"},
+		{name: "if-revision of the other replica's answer", verb: "note", args: []any{"text", "on b"}, fresh: true, want: "b"},
+		{name: "if-revision from before it", verb: "note", args: []any{"text", "on b"}, stale: true, want: noggin.CodeStaleRevision},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dbA, dsn := newDB(t)
+			eng := engine(t)
+			a := &request.Runner{Engine: eng, Opener: dbA}
+			b := &request.Runner{Engine: eng, Opener: openDB(t, dsn)}
+			run := func(r *request.Runner, verb string, kv ...any) envelope.Envelope {
+				t.Helper()
+				args := map[string]any{"noggin": "team.yaml"}
+				for i := 0; i < len(kv); i += 2 {
+					args[kv[i].(string)] = kv[i+1]
+				}
+				return r.RunCall(context.Background(), verb, args).Envelope
+			}
+			before := run(a, "push", "title", "a").Revision
+			if env := run(b, "show"); !env.OK() { // b knows the noggin with a active
+				t.Fatal(env.Err)
+			}
+			last := run(a, "push", "title", "b").Revision
+			args := tc.args
+			switch {
+			case tc.fresh:
+				args = append(args, "ifRevision", last)
+			case tc.stale:
+				args = append(args, "ifRevision", before)
+			}
+			env := run(b, tc.verb, args...)
+			if !env.OK() {
+				if env.Err.Code != tc.want {
+					t.Fatalf("error %s, want %s", env.Err.Code, tc.want)
+				}
+				return
+			}
+			v, ok := env.Data.(*noggin.View)
+			if !ok {
+				t.Fatalf("answer %T, want a view", env.Data)
+			}
+			if got := targetTitle(v); got != tc.want {
+				t.Fatalf("the write's target is %q, want %q", got, tc.want)
+			}
+			if show := run(a, "show"); show.Revision != env.Revision {
+				t.Fatalf("the answer names revision %s, the noggin is at %s", env.Revision, show.Revision)
+			}
+		})
+	}
+}
+
+// targetTitle is the title of the view's target item.
+func targetTitle(v *noggin.View) string {
+	var walk func(ns []*noggin.Node) string
+	walk = func(ns []*noggin.Node) string {
+		for _, n := range ns {
+			if n.Key == v.TargetKey {
+				return n.Title
+			}
+			if t := walk(n.Children); t != "" {
+				return t
+			}
+		}
+		return ""
+	}
+	return walk(v.Items)
 }

@@ -66,6 +66,7 @@ func (s *nogginStore) settle() {
 var (
 	_ noggin.Store          = (*nogginStore)(nil)
 	_ store.SnapshotWatcher = (*nogginStore)(nil)
+	_ store.RecentLoader    = (*nogginStore)(nil)
 )
 
 // querier is what reads need: the pool, or a transaction.
@@ -109,6 +110,15 @@ func (s *nogginStore) Load(ctx context.Context) (*noggin.Document, error) {
 		}
 	}
 	return s.doc, nil
+}
+
+// LoadRecent implements store.RecentLoader: the last commit this replica
+// made or caught up on (Load until it knows one).
+func (s *nogginStore) LoadRecent(ctx context.Context) (*noggin.Document, error) {
+	if c := s.seen.Load(); c != nil && noggin.Cancelled(ctx) == nil {
+		return c.doc, nil
+	}
+	return s.Load(ctx)
 }
 
 // SnapshotWatch implements store.SnapshotWatcher.
