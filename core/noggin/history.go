@@ -147,8 +147,8 @@ type EntryChange struct {
 }
 
 // NewEntry describes one write: ops applied to before (the document the
-// write planned on), its inverse and its changes. The digests and Seq are
-// the store's.
+// write planned on; the caller's Apply of them succeeded), its inverse and
+// its changes. The digests and Seq are the store's.
 func NewEntry(w Write, h *History, before *Document, ops []Op) (Entry, error) {
 	inv, changes, err := invert(before, ops)
 	if err != nil {
@@ -169,7 +169,15 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 	if doc == nil {
 		doc = NewDocument()
 	}
-	a := newApplier(doc, len(ops))
+	// Each op is inverted on the document the ops before it left; the last
+	// one is not applied (the caller's Apply did, NewEntry), so a write of
+	// one op copies no item list.
+	var a *applier
+	if len(ops) > 1 {
+		a = newApplier(doc, len(ops))
+	} else {
+		a = lookupApplier(doc)
+	}
 	var groups [][]Op
 	var changes []EntryChange
 	title := func(key string) string {
@@ -225,8 +233,10 @@ func invert(doc *Document, ops []Op) ([]Op, []EntryChange, error) {
 			k, had := cursorOf(a.doc, op.Cursor)
 			inv = []Op{{Type: OpCursor, Cursor: op.Cursor, Key: k, Unset: !had}}
 		}
-		if err := a.apply(op); err != nil {
-			return nil, nil, err
+		if i < len(ops)-1 {
+			if err := a.apply(op); err != nil {
+				return nil, nil, err
+			}
 		}
 		if op.Type == OpSetActive && op.Key != doc.Active {
 			changes = append(changes, EntryChange{Kind: "activated", Key: op.Key, Title: title(op.Key)})

@@ -101,10 +101,18 @@ func projectWith(doc *Document, ops []Op) (*applier, error) {
 // newApplier starts applying ops to a copy of doc, with room for extra
 // more items.
 func newApplier(doc *Document, extra int) *applier {
-	// Field by field: the result must not inherit doc's cached index.
-	a := &applier{doc: &Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra, undecodable: doc.undecodable}, owned: map[*Item]bool{}}
+	a := lookupApplier(doc)
 	a.doc.Items = make([]*Item, len(doc.Items), len(doc.Items)+extra)
 	copy(a.doc.Items, doc.Items)
+	return a
+}
+
+// lookupApplier is an applier that only looks doc's items up: its
+// document shares doc's item list until it is given a copy.
+func lookupApplier(doc *Document) *applier {
+	// Field by field: the result must not inherit doc's cached index.
+	a := &applier{doc: &Document{Active: doc.Active, Order: doc.Order, Extra: doc.Extra, undecodable: doc.undecodable}, owned: map[*Item]bool{}}
+	a.doc.Items = doc.Items
 	a.base = doc.cached()
 	a.keys = doc.keysMemo()
 	return a
