@@ -229,7 +229,8 @@ func BenchmarkNewEntry(b *testing.B) {
 			keys = append(keys, it.Key)
 		}
 		del := []noggin.Op{{Type: noggin.OpRemove, Keys: keys}}
-		for name, ops := range map[string][]noggin.Op{"push": push, "delete": del} {
+		note := []noggin.Op{{Type: noggin.OpNote, Key: doc.Items[n/2].Key, Note: &noggin.Note{Text: "x"}}}
+		for name, ops := range map[string][]noggin.Op{"push": push, "delete": del, "note": note} {
 			b.Run(fmt.Sprintf("%s/items=%d", name, n), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
