@@ -138,21 +138,24 @@ func BenchmarkWrite(b *testing.B) {
 	}
 }
 
-// BenchmarkClients: 8 and 16 clients writing one 10k-item noggin at once
-// (adds and notes, each client in its own root item's subtree), through
-// one replica and through two; writes/s.
+// BenchmarkClients: 8 and 16 clients writing one noggin at once (adds and
+// notes, each client in its own root item's subtree), through one replica
+// and through two; writes/s and the percentiles of the writes' latencies.
 func BenchmarkClients(b *testing.B) {
 	for _, run := range []struct {
-		kind    string
-		clients int
-	}{{"postgres-1-replica", 8}, {"postgres-2-replicas", 8}, {"postgres-2-replicas", 16}, {"file", 8}} {
+		kind           string
+		clients, items int
+	}{
+		{"postgres-1-replica", 8, 10000}, {"postgres-2-replicas", 8, 10000}, {"postgres-2-replicas", 16, 10000},
+		{"postgres-2-replicas", 16, 100000}, {"file", 8, 10000},
+	} {
 		kind, clients := run.kind, run.clients
-		b.Run(fmt.Sprintf("%s/clients=%d", kind, clients), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%s/clients=%d/items=%d", kind, clients, run.items), func(b *testing.B) {
 			var openers []request.Opener
 			if kind == "file" {
-				openers = []request.Opener{benchFile(b, 10000)}
+				openers = []request.Opener{benchFile(b, run.items)}
 			} else {
-				dsn := benchDB(b, 10000)
+				dsn := benchDB(b, run.items)
 				for range map[string]int{"postgres-1-replica": 1, "postgres-2-replicas": 2}[kind] {
 					db, err := pgstore.Open(context.Background(), dsn)
 					if err != nil {
@@ -167,6 +170,7 @@ func BenchmarkClients(b *testing.B) {
 				mustOK(b, &request.Runner{Engine: eng, Opener: o}, "show", map[string]any{"noggin": "team.yaml"})
 			}
 			per := max(b.N/clients, 1)
+			took := make([][]time.Duration, clients)
 			b.ResetTimer()
 			t0 := time.Now()
 			var wg sync.WaitGroup
@@ -177,18 +181,22 @@ func BenchmarkClients(b *testing.B) {
 						// Each client works in its own part of the tree, as
 						// agents do: adds under and notes on the root item c+1.
 						own := fmt.Sprintf("/%d", c+1)
-						args := map[string]any{"noggin": "team.yaml", "title": fmt.Sprintf("c%d-%d", c, i), "into": own}
+						verb, args := "add", map[string]any{"noggin": "team.yaml", "title": fmt.Sprintf("c%d-%d", c, i), "into": own}
 						if i%2 == 1 {
-							args = map[string]any{"noggin": "team.yaml", "path": own, "text": fmt.Sprintf("c%d-%d", c, i)}
-							mustOK(b, r, "note", args)
-							continue
+							verb, args = "note", map[string]any{"noggin": "team.yaml", "path": own, "text": fmt.Sprintf("c%d-%d", c, i)}
 						}
-						mustOK(b, r, "add", args)
+						w0 := time.Now()
+						mustOK(b, r, verb, args)
+						took[c] = append(took[c], time.Since(w0))
 					}
 				})
 			}
 			wg.Wait()
 			b.ReportMetric(float64(per*clients)/time.Since(t0).Seconds(), "writes/s")
+			ds := slices.Concat(took...)
+			slices.Sort(ds)
+			b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(ds[len(ds)*99/100].Microseconds())/1000, "p99-ms")
 		})
 	}
 }
