@@ -37,6 +37,10 @@ type Verb struct {
 	// noggin's items that it runs on a lazy read (noggin.Undecoded); nil:
 	// never.
 	lazy func(req *Request) bool
+	// recent reports whether the verb, so asked, reads the noggin only in
+	// its write's Update (on the last commit), so that the noggin may be
+	// opened as last known (store.RecentLoader); nil: never.
+	recent func(req *Request) bool
 	// run checks the rest and runs the verb on the opened noggin.
 	run func(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) (noggin.Result, error)
 	// global runs a verb that opens no noggin of its own (copy, providers).
@@ -181,33 +185,33 @@ var verbTable = []Verb{
 	{Name: "push", decode: noggin.DecodeView, Synopsis: "<title…>", Flags: []string{"title"},
 		Summary: "create a child of the active item and make it active",
 		Tool:    "Start a side-quest: a new child of active, which becomes active.",
-		Params:  []Param{bNoggin, required(pTitle), pIfRevision, uWindow, uMax, uFormat}, before: needTitle, run: push, lazy: always},
+		Params:  []Param{bNoggin, required(pTitle), pIfRevision, uWindow, uMax, uFormat}, before: needTitle, run: push, lazy: always, recent: always},
 	{Name: "add", decode: noggin.DecodeView, Synopsis: "<title…>", Flags: []string{"title", "before", "after", "into", "goto"},
 		Summary: "create an item without moving the cursor (default: last child of the active item)",
 		Tool:    "Capture a todo without moving the cursor (default: last child of active).",
-		Params:  []Param{bNoggin, required(pTitle), pBefore, pAfter, pInto, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: needTitle, run: add, lazy: always},
+		Params:  []Param{bNoggin, required(pTitle), pBefore, pAfter, pInto, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: needTitle, run: add, lazy: always, recent: always},
 	{Name: "move", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"before", "after", "into", "goto"},
 		Summary: "move an item (default: the active one) and its subtree; needs one of --before, --after, --into",
 		Tool:    "Move an item and its subtree: give one of before, after, into.", Destructive: true,
-		Params: []Param{bNoggin, bPath, pBefore, pAfter, pInto, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: atMostOnePath, run: move, lazy: always},
+		Params: []Param{bNoggin, bPath, pBefore, pAfter, pInto, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: atMostOnePath, run: move, lazy: always, recent: always},
 	{Name: "goto", decode: noggin.DecodeView, Synopsis: "<path>",
 		Summary: "make an item active",
 		Tool:    "Make an item active.",
-		Params:  []Param{bNoggin, required(bPath), pIfRevision, uWindow, uMax, uFormat}, before: needGotoPath, run: gotoVerb, lazy: always},
+		Params:  []Param{bNoggin, required(bPath), pIfRevision, uWindow, uMax, uFormat}, before: needGotoPath, run: gotoVerb, lazy: always, recent: always},
 	{Name: "done", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"force", "close-all"},
 		Summary:     "close an item (default: the active one) and make its parent active",
 		Tool:        "Close an item (default: active); its parent becomes active.",
 		Destructive: true,
-		Params:      []Param{bNoggin, bPath, pForce, pCloseAll, pIfRevision, hGoto, uWindow, uMax, uFormat}, before: atMostOnePath, run: done, lazy: always},
+		Params:      []Param{bNoggin, bPath, pForce, pCloseAll, pIfRevision, hGoto, uWindow, uMax, uFormat}, before: atMostOnePath, run: done, lazy: always, recent: always},
 	{Name: "pop", decode: noggin.DecodeView, Flags: []string{"force", "close-all"},
 		Summary: "close the active item and make its parent active",
 		Tool:    "Close the active item; its parent becomes active.", Destructive: true,
-		Params: []Param{bNoggin, bForce, bCloseAll, pIfRevision, hPath, hGoto, uWindow, uMax, uFormat}, before: popChecks, run: pop, lazy: always},
+		Params: []Param{bNoggin, bForce, bCloseAll, pIfRevision, hPath, hGoto, uWindow, uMax, uFormat}, before: popChecks, run: pop, lazy: always, recent: always},
 	{Name: "edit", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"done", "open", "title", "force", "close-all", "goto"},
 		Summary:     "close (--done), reopen (--open) or rename (--title) an item without moving the cursor",
 		Tool:        "Close or reopen (state) or rename (title) an item; the cursor stays.",
 		Destructive: true, Idempotent: true,
-		Params: []Param{bNoggin, bPath, pState, pNewTitle, bForce, bCloseAll, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: editChecks, run: edit, lazy: always},
+		Params: []Param{bNoggin, bPath, pState, pNewTitle, bForce, bCloseAll, pGoto, pIfRevision, uWindow, uMax, uFormat}, before: editChecks, run: edit, lazy: always, recent: always},
 	{Name: "show", decode: noggin.DecodeView, Synopsis: "[path]", Flags: []string{"no-children", "with-notes", "with-siblings", "with-descendants", "with-all", "goto", "watch"},
 		Summary:  "print the tree around an item (default: the active one)",
 		Tool:     "Show the view around an item (default: active): spine, siblings, children.",
@@ -216,11 +220,11 @@ var verbTable = []Verb{
 	{Name: "note", decode: noggin.DecodeView, Synopsis: "[path] <text…>", Flags: []string{"goto"},
 		Summary: "append a timestamped note to an item (default: the active one)",
 		Tool:    "Append a timestamped note to an item (default: active).",
-		Params:  []Param{bNoggin, bPath, required(pText), pGoto, pIfRevision, uWindow, uMax, uFormat}, run: note, lazy: always},
+		Params:  []Param{bNoggin, bPath, required(pText), pGoto, pIfRevision, uWindow, uMax, uFormat}, run: note, lazy: always, recent: noteNamesNoKey},
 	{Name: "delete", decode: noggin.DecodeDelete, Synopsis: "<path>", Flags: []string{"recursive"},
 		Summary: "delete an item (with --recursive: and its subtree)",
 		Tool:    "Delete an item (recursive: with its subtree).", Destructive: true,
-		Params: []Param{bNoggin, required(bPath), pRecursive, pIfRevision, hGoto, uWindow, uMax, uFormat}, before: deleteChecks, run: deleteVerb, lazy: always},
+		Params: []Param{bNoggin, required(bPath), pRecursive, pIfRevision, hGoto, uWindow, uMax, uFormat}, before: deleteChecks, run: deleteVerb, lazy: always, recent: always},
 	{Name: "where", decode: noggin.DecodeLocation,
 		Summary:  "print the noggin's location",
 		Tool:     "Echo the noggin's canonical location (with your agent name).",
@@ -259,12 +263,12 @@ var verbTable = []Verb{
 		Summary:     "take back the newest write not yet undone (only if nothing changed since)",
 		Tool:        "Take back the newest write, if nothing changed since.",
 		Destructive: true,
-		Params:      []Param{bNoggin, pIfRevision, uWindow, uMax, uFormat}, before: noPositionals, run: undo},
+		Params:      []Param{bNoggin, pIfRevision, uWindow, uMax, uFormat}, before: noPositionals, run: undo, recent: always},
 	{Name: "redo", decode: noggin.DecodeUndo,
 		Summary:     "apply again what the last undo took back",
 		Tool:        "Apply again what the last undo took back.",
 		Destructive: true,
-		Params:      []Param{bNoggin, pIfRevision, uWindow, uMax, uFormat}, before: noPositionals, run: redo},
+		Params:      []Param{bNoggin, pIfRevision, uWindow, uMax, uFormat}, before: noPositionals, run: redo, recent: always},
 }
 
 // toolOrder is the order of the MCP tools/list answer (docs/mcp.md).

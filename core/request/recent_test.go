@@ -36,9 +36,11 @@ func (s recentStore) LoadRecent(ctx context.Context) (*noggin.Document, error) {
 	return s.Store.Load(ctx)
 }
 
-// TestWritesLoadRecent: a write without if-revision opens its noggin with
-// LoadRecent (its Update plans on the last commit anyway); reads, and
-// writes whose if-revision is checked on the loaded noggin, with Load.
+// TestWritesLoadRecent: a write that reads the noggin only in its Update
+// (on the last commit) opens it with LoadRecent; reads, writes whose
+// if-revision is checked on the loaded noggin, agents (its list is the
+// loaded noggin's) and a note whose first word may be an item's key (told
+// by the loaded noggin) with Load.
 func TestWritesLoadRecent(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -52,6 +54,10 @@ func TestWritesLoadRecent(t *testing.T) {
 		{"show", request.Request{Verb: "show"}, "load"},
 		{"show with goto (a read first)", request.Request{Verb: "show", Goto: s("/1/1")}, "load"},
 		{"find", request.Request{Verb: "find", Query: s("alpha")}, "load"},
+		{"agents", request.Request{Verb: "agents"}, "load"},
+		{"a note whose first word may be a key", request.Request{Verb: "note", Positionals: []string{"@a", "x"}}, "load"},
+		{"a note whose first word is a path", request.Request{Verb: "note", Positionals: []string{"/1", "x"}}, "recent"},
+		{"a note with a path and an @ word", request.Request{Verb: "note", Path: s("/1"), Positionals: []string{"@a", "x"}}, "recent"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var loads []string

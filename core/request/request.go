@@ -317,9 +317,8 @@ func (r *Runner) run(ctx context.Context, req *Request, res *Result) (noggin.Res
 	}
 	// (2) open (and load) the noggin: a broken file is reported before
 	// any check that looks at the tree.
-	// A write without if-revision checks nothing on the loaded noggin that
-	// its Update does not check again on the last commit.
-	recent := !v.ReadOnly && req.IfRevision.text() == ""
+	// if-revision is checked on the loaded noggin: the last commit.
+	recent := v.recent != nil && v.recent(req) && req.IfRevision.text() == ""
 	st, loaded, err := r.open(ctx, req.Location, v.lazy != nil && v.lazy(req), recent)
 	if err != nil {
 		return nil, err
@@ -653,7 +652,7 @@ func note(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) 
 		path = jstext.String(req.Path.Value)
 	}
 	words := req.Positionals
-	if !req.Path.Given && len(words) > 0 && (noggin.LooksLikePath(words[0]) || strings.HasPrefix(words[0], "@") && namesItem(ctx, st, words[0])) {
+	if !req.Path.Given && len(words) > 0 && (noggin.LooksLikePath(words[0]) || mayNameKey(req) && namesItem(ctx, st, words[0])) {
 		path, words = words[0], words[1:]
 	}
 	text := req.Text.text()
@@ -662,6 +661,16 @@ func note(ctx context.Context, e *noggin.Engine, st noggin.Store, req *Request) 
 	}
 	return view(e.Note(ctx, st, noggin.NoteOpts{Path: path, Text: text, Goto: req.gotoOpt()}))
 }
+
+// mayNameKey reports whether note's first positional word is a key form
+// ("@…") that is its path only if the noggin has that item.
+func mayNameKey(req *Request) bool {
+	return !req.Path.Given && len(req.Positionals) > 0 && strings.HasPrefix(req.Positionals[0], "@")
+}
+
+// noteNamesNoKey: a note reads the loaded noggin only to tell whether its
+// first word names an item's key.
+func noteNamesNoKey(req *Request) bool { return !mayNameKey(req) }
 
 // namesItem reports whether word is the key form of an item of the noggin.
 func namesItem(ctx context.Context, st noggin.Store, word string) bool {

@@ -21,8 +21,8 @@ type LazyLoader interface {
 // RecentLoader is a store whose Load asks somewhere else (a database)
 // for the noggin's last commit. A write plans on that commit under its own
 // lock (Update) whatever was loaded before it, so the request layer loads
-// a write's noggin with LoadRecent: the last commit this process knows,
-// without asking.
+// the noggin of a write that reads it only there with LoadRecent: the last
+// commit this process knows, without asking.
 type RecentLoader interface {
 	LoadRecent(ctx context.Context) (*noggin.Document, error)
 }

@@ -26,9 +26,9 @@
 // and writes only the rows the ops touched, the history entries and the new
 // version, in one round trip unless a plan reads the history; it then notifies the other replicas (NOTIFY noggin_changes,
 // "id version"). Reads check the row's version first, so a replica never
-// answers from a document older than the last commit; a write asks
-// nothing before its group's transaction (store.RecentLoader), which plans
-// it on the last commit.
+// answers from a document older than the last commit; a write that reads
+// the noggin only in its group's transaction, which plans it on the last
+// commit, asks nothing before it (store.RecentLoader).
 //
 // # Watch
 //

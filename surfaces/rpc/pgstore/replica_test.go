@@ -660,3 +660,34 @@ func targetTitle(v *noggin.View) string {
 	}
 	return walk(v.Items)
 }
+
+// TestNoteKeyWordOnAReplicaBehind: a note's first word "@KEY" is its path
+// when the noggin has that item; through a replica a commit behind, an
+// item the other replica just added still counts (the word is not taken
+// as text on the active item).
+func TestNoteKeyWordOnAReplicaBehind(t *testing.T) {
+	dbA, dsn := newDB(t)
+	eng := engine(t)
+	a := &request.Runner{Engine: eng, Opener: dbA}
+	b := &request.Runner{Engine: eng, Opener: openDB(t, dsn)}
+	ctx := context.Background()
+	if err := call(t, a, "push", "title", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := call(t, b, "show"); err != nil { // b knows the noggin without c
+		t.Fatal(err)
+	}
+	added := a.RunCall(ctx, "add", map[string]any{"noggin": "team.yaml", "title": "c"}).Envelope
+	if !added.OK() {
+		t.Fatal(added.Err)
+	}
+	key := added.Data.(*noggin.View).TargetKey
+	env := b.Run(ctx, &request.Request{Verb: "note", Location: request.String("team.yaml"), Positionals: []string{"@" + key, "on", "c"}}).Envelope
+	if !env.OK() {
+		t.Fatal(env.Err)
+	}
+	v := env.Data.(*noggin.View)
+	if got := targetTitle(v); got != "c" {
+		t.Fatalf("the note went to %q, want c", got)
+	}
+}

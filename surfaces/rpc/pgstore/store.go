@@ -115,7 +115,10 @@ func (s *nogginStore) Load(ctx context.Context) (*noggin.Document, error) {
 // LoadRecent implements store.RecentLoader: the last commit this replica
 // made or caught up on (Load until it knows one).
 func (s *nogginStore) LoadRecent(ctx context.Context) (*noggin.Document, error) {
-	if c := s.seen.Load(); c != nil && noggin.Cancelled(ctx) == nil {
+	if err := noggin.Cancelled(ctx); err != nil {
+		return nil, err
+	}
+	if c := s.seen.Load(); c != nil {
 		return c.doc, nil
 	}
 	return s.Load(ctx)
