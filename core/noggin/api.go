@@ -187,7 +187,9 @@ type (
 )
 
 // View is the CurrentTreeView (docs/cli.md). "" stands for null in
-// ActivePath and ActiveKey.
+// ActivePath and ActiveKey. A view shares its nodes' notes and createdAt
+// with the document it was built from: treat it as read-only, like the
+// document (see Document).
 type View struct {
 	ActivePath string
 	ActiveKey  string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -565,16 +566,21 @@ func TestShowCases(t *testing.T) {
 			}},
 		{id: "case-113", start: "x active", prep: func(d *Document) { d.Items[0].Title = "" }, do: show(ShowOpts{}), noWrite: true,
 			out: "active=/1\n/1  + <\n"},
-		{id: "show-notes-copied", start: "r active note=n1 note=n2", do: show(ShowOpts{}), noWrite: true,
+		{id: "show-notes-append-copies", start: "r active note=n1 note=n2", do: show(ShowOpts{}), noWrite: true,
+			prep: func(d *Document) { d.Items[0].Notes = slices.Grow(d.Items[0].Notes, 4) }, // room to append in place
 			check: func(t *testing.T, s *memStore, res any) {
 				t.Helper()
 				n := res.(*View).Items[0]
 				if len(n.Notes) != 2 || n.Notes[1].Text != "n2" {
 					t.Fatalf("notes %v", n.Notes)
 				}
-				n.Notes[0].Text = "changed"
-				if s.doc.Items[0].Notes[0].Text != "n1" {
-					t.Error("view shares notes with the document")
+				// A view is read-only like its document; an append to its
+				// notes must still not write into the document's.
+				if grown := append(n.Notes, Note{Text: "x"}); grown[2].Text != "x" {
+					t.Fatalf("appended %v", grown)
+				}
+				if all := s.doc.Items[0].Notes[:cap(s.doc.Items[0].Notes)]; len(all) > 2 && all[2].Text != "" {
+					t.Errorf("an append to the view's notes wrote %q into the document's", all[2].Text)
 				}
 			}},
 	})

@@ -1,6 +1,9 @@
 package noggin
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // viewOpts are the CurrentTreeView options; only show passes non-defaults.
 type viewOpts struct {
@@ -68,22 +71,24 @@ func buildView(doc *Document, x *index, target *Item, o viewOpts) *View {
 // viewBuilder renders nodes.
 type viewBuilder struct{ x *index }
 
-// leaf renders it without children.
+// leaf renders it without children. It shares the item's strings and
+// notes: a view is read-only like its document (the notes are clipped, so
+// an append to them copies).
 func (b viewBuilder) leaf(it *Item, path string, pos int) *Node {
-	n := &Node{
+	notes := slices.Clip(it.notes())
+	if notes == nil {
+		notes = []Note{}
+	}
+	return &Node{
 		Key:       it.Key,
 		ParentKey: it.ParentKey,
 		Path:      path,
 		Position:  pos,
 		Title:     it.title(),
 		Done:      it.done(),
-		Notes:     append(make([]Note, 0, len(it.notes())), it.notes()...),
+		CreatedAt: it.createdAt(),
+		Notes:     notes,
 	}
-	if it.createdAt() != nil {
-		c := *it.createdAt()
-		n.CreatedAt = &c
-	}
-	return n
 }
 
 // expanded renders it with its whole subtree expanded, at most depth
