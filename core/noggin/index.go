@@ -52,13 +52,14 @@ type derived struct {
 	// in the list; kids lists them per parent key ("" = roots) in order.
 	added map[string]int32
 	kids  map[string][]int32
-	// dirty marks the parent keys whose base row holds an item replaced
-	// since base.
-	dirty map[string]bool
+	// replaced lists, per parent key, the list indexes of the base items
+	// replaced in place since base (each once); nreplaced counts them.
+	replaced  map[string][]int32
+	nreplaced int
 }
 
 // maxDerived bounds the differences a derived index carries (appended
-// items plus rows with replaced items); a full build costs about as much
+// items plus replaced ones); a full build costs about as much
 // as 20k map copies, so at 100k items this keeps the amortised cost of
 // re-indexing near a tenth of a millisecond per write.
 const maxDerived = 256
@@ -71,7 +72,7 @@ func derive(bx *index, out *Document, appended, replaced []int) *index {
 	if bx.d != nil {
 		base, prev = bx.d.base, bx.d
 	}
-	d := &derived{base: base, added: map[string]int32{}, kids: map[string][]int32{}, dirty: map[string]bool{}}
+	d := &derived{base: base, added: map[string]int32{}, kids: map[string][]int32{}, replaced: map[string][]int32{}}
 	if prev != nil {
 		for k, v := range prev.added {
 			d.added[k] = v
@@ -79,9 +80,10 @@ func derive(bx *index, out *Document, appended, replaced []int) *index {
 		for k, v := range prev.kids {
 			d.kids[k] = v
 		}
-		for k := range prev.dirty {
-			d.dirty[k] = true
+		for k, v := range prev.replaced {
+			d.replaced[k] = v
 		}
+		d.nreplaced = prev.nreplaced
 	}
 	for _, i := range appended {
 		it := out.Items[i]
@@ -90,12 +92,13 @@ func derive(bx *index, out *Document, appended, replaced []int) *index {
 	}
 	for _, i := range replaced {
 		it := out.Items[i]
-		if _, appended := d.added[it.Key]; !appended {
-			d.dirty[it.ParentKey] = true
+		if _, appended := d.added[it.Key]; !appended && !slices.Contains(d.replaced[it.ParentKey], int32(i)) {
+			d.replaced[it.ParentKey] = append(slices.Clip(d.replaced[it.ParentKey]), int32(i))
+			d.nreplaced++
 		}
 	}
 	x := &index{doc: out, items: out.Items}
-	if len(d.added)+len(d.dirty) > maxDerived {
+	if len(d.added)+d.nreplaced > maxDerived {
 		x.buildFull()
 		return x
 	}
@@ -154,18 +157,14 @@ func (x *index) flat(key string) int {
 func (x *index) derivedChildren(parent string) []*Item {
 	d := x.d
 	row := d.base.children(parent)
-	kids := d.kids[parent]
-	if !d.dirty[parent] && len(kids) == 0 {
+	kids, replaced := d.kids[parent], d.replaced[parent]
+	if len(replaced) == 0 && len(kids) == 0 {
 		return row
 	}
-	out := make([]*Item, 0, len(row)+len(kids))
-	if d.dirty[parent] {
-		at := d.base.full.at
-		for _, e := range row {
-			out = append(out, x.items[at[e.Key]])
-		}
-	} else {
-		out = append(out, row...)
+	out := make([]*Item, len(row), len(row)+len(kids))
+	copy(out, row)
+	for _, i := range replaced { // in place: at its base position
+		out[d.base.full.rank[i]-1] = x.items[i]
 	}
 	for _, i := range kids {
 		out = append(out, x.items[i])
