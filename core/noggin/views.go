@@ -38,7 +38,7 @@ func buildView(doc *Document, x *index, target *Item, o viewOpts) *View {
 		parentPath = paths[i]
 	}
 
-	b := viewBuilder{x: x}
+	b := viewBuilder{x: x, unique: doc.knownValid()}
 	var targetNode *Node
 	pos := x.position(target)
 	targetPath := parentPath + "/" + strconv.Itoa(pos)
@@ -50,9 +50,10 @@ func buildView(doc *Document, x *index, target *Item, o viewOpts) *View {
 	default:
 		targetNode = b.leaf(target, targetPath, pos)
 		targetNode.Expanded = true
-		targetNode.Children = b.row(target.Key, targetPath, nil)
+		targetNode.Children = b.row(target.Key, targetPath, nil, nil)
 	}
-	level := b.row(target.ParentKey, parentPath, targetNode)
+	level := b.row(target.ParentKey, parentPath, targetNode, target)
+	kept := target // the item of level[0]
 	for i := len(chain) - 1; i >= 0; i-- {
 		a := chain[i]
 		n := b.leaf(a, paths[i], x.position(a))
@@ -60,16 +61,20 @@ func buildView(doc *Document, x *index, target *Item, o viewOpts) *View {
 		if i == len(chain)-1 || !o.withSiblings {
 			n.Children = level
 		} else {
-			n.Children = b.row(a.Key, paths[i], level[0])
+			n.Children = b.row(a.Key, paths[i], level[0], kept)
 		}
-		level = []*Node{n}
+		level, kept = []*Node{n}, a
 	}
 	v.Items = level
 	return v
 }
 
-// viewBuilder renders nodes.
-type viewBuilder struct{ x *index }
+// viewBuilder renders nodes; unique is true when the document's keys are
+// known to be unique (validated).
+type viewBuilder struct {
+	x      *index
+	unique bool
+}
 
 // leaf renders it without children. It shares the item's strings and
 // notes: a view is read-only like its document (the notes are clipped, so
@@ -107,13 +112,14 @@ func (b viewBuilder) expanded(it *Item, path string, pos, depth int) *Node {
 }
 
 // row renders the children of parent (whose path is parentPath, "" for
-// the root level) as leaves, except that the child whose key is
-// keep.Key is replaced by keep.
-func (b viewBuilder) row(parent, parentPath string, keep *Node) []*Node {
+// the root level) as leaves, except that the child whose key is kept's
+// (keep's item) is replaced by keep.
+func (b viewBuilder) row(parent, parentPath string, keep *Node, kept *Item) []*Node {
 	kids := b.x.children(parent)
 	out := make([]*Node, 0, len(kids))
 	for i, c := range kids {
-		if keep != nil && c.Key == keep.Key {
+		// With unique keys, kept itself: no key's bytes are read.
+		if keep != nil && (c == kept || !b.unique && c.Key == kept.Key) {
 			out = append(out, keep)
 			continue
 		}
