@@ -662,6 +662,10 @@ func TestDocumentCases(t *testing.T) {
 			err: E(CodeInvalidDocument, 2, "item references unknown parent", F("key", "b"), F("parentKey", "missing"))},
 		{id: "case-173", start: "a key=a\nb key=a", do: push("x"),
 			err: E(CodeInvalidDocument, 2, "duplicate item key", F("key", "a"))},
+		// Duplicate keys (a document never validated): a row matches its
+		// target by key, so both roots keyed a render as the target.
+		{id: "duplicate-key-show", start: "a key=a\nb key=a", noWrite: true, do: show(ShowOpts{Path: "/2"}),
+			out: "active=\n/2 b + <\n/2 b + <\n"},
 		{id: "case-174/show", start: "a\nb key=b", prep: func(d *Document) { d.Items[1].ParentKey = "b" }, noWrite: true,
 			do: show(ShowOpts{Path: "/1", WithSiblings: true, WithDescendants: true}), out: "active=\n/1 a + <\n"},
 		{id: "case-174/add", start: "a\nb key=b", prep: func(d *Document) { d.Items[1].ParentKey = "b" }, do: add(AddOpts{Title: "z"}),
